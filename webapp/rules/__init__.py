@@ -1,0 +1,58 @@
+"""The rules of All Fives as RULES.md states them: standard library only.
+
+>>> from webapp.rules import GameState, Options, StartHand, Play, Tile, Arm
+>>> game = GameState.new(Options.make(["Ana", "Ben"]))
+>>> game, _ = game.apply(StartHand(leader=1))
+>>> game, outcome = game.apply(Play(Tile.parse("5-5")))
+>>> outcome.points, game.hand.layout.breakdown
+(10, '[5|5] 10 = 10')
+"""
+
+from .actions import Action, Draw, EndHand, Pass, Play, StartHand, Undo, from_dict, to_dict
+from .errors import BadOptions, IllegalAction, ImpossibleReport, NotationError, RuleError
+from .game import GameState, HandResult, Outcome, Status
+from .hand import Hand, HandEnd, Move
+from .layout import Arm, EndValue, Layout, Placement, points_for
+from .options import PRESETS, Deal, Finish, Options, Settlement
+from .settlement import Report, check_reports, round_to_five
+from .tiles import DOUBLE_SIX, TOTAL_PIPS, Tile
+
+__all__ = [
+    "DOUBLE_SIX",
+    "PRESETS",
+    "TOTAL_PIPS",
+    "Action",
+    "Arm",
+    "BadOptions",
+    "Deal",
+    "Draw",
+    "EndHand",
+    "EndValue",
+    "Finish",
+    "GameState",
+    "Hand",
+    "HandEnd",
+    "HandResult",
+    "IllegalAction",
+    "ImpossibleReport",
+    "Layout",
+    "Move",
+    "NotationError",
+    "Options",
+    "Outcome",
+    "Pass",
+    "Placement",
+    "Play",
+    "Report",
+    "RuleError",
+    "Settlement",
+    "StartHand",
+    "Status",
+    "Tile",
+    "Undo",
+    "check_reports",
+    "from_dict",
+    "points_for",
+    "round_to_five",
+    "to_dict",
+]

@@ -1,0 +1,177 @@
+"""Actions as data: what a table does, as small immutable values (R3–R7, R12–R14).
+
+Every action has a plain-dict form for storage and the JSON API that round-trips:
+
+>>> play = Play(Tile(6, 4), Arm.RIGHT)
+>>> to_dict(play)
+{'type': 'play', 'tile': '6-4', 'end': 'right'}
+>>> from_dict(to_dict(play)) == play
+True
+>>> from_dict({"type": "end_hand", "remaining": {"1": 13, "2": ["3-4"]}})
+EndHand(reports=((1, Report(pips=13, tiles=None)), (2, Report(pips=7, tiles=(Tile(3, 4),)))))
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, TypeAlias
+
+from .errors import IllegalAction, ImpossibleReport
+from .layout import Arm
+from .settlement import Report
+from .tiles import Tile
+
+MAX_DRAW = 28
+
+
+@dataclass(frozen=True, slots=True)
+class StartHand:
+    """Start the next hand; ``leader`` is a seat, or ``None`` to let R3 decide."""
+
+    leader: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Play:
+    """Play ``tile`` on ``arm`` (``None`` for a lead, or when it fits only one end)."""
+
+    tile: Tile
+    arm: Arm | None = None
+    seat: int | None = None  # who plays, when the caller wants the turn checked
+
+
+@dataclass(frozen=True, slots=True)
+class Draw:
+    """Draw ``count`` tiles from the boneyard (R6)."""
+
+    count: int = 1
+    seat: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Pass:
+    """Pass with the boneyard empty (R7)."""
+
+    seat: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class EndHand:
+    """Settle a finished hand with what each player still holds (R13, R14)."""
+
+    reports: tuple[tuple[int, Report], ...] = ()
+
+    @classmethod
+    def of(cls, reports: Mapping[int, Report | int | list[Tile] | tuple[Tile, ...]]) -> EndHand:
+        return cls(tuple(sorted((seat, _report(value)) for seat, value in reports.items())))
+
+    @property
+    def by_seat(self) -> dict[int, Report]:
+        return dict(self.reports)
+
+
+@dataclass(frozen=True, slots=True)
+class Undo:
+    """Cancel the last action still in effect; undo twice cancels two."""
+
+
+Action: TypeAlias = StartHand | Play | Draw | Pass | EndHand | Undo
+
+
+def _report(value: Report | int | list[Tile] | tuple[Tile, ...]) -> Report:
+    if isinstance(value, Report):
+        return value
+    if isinstance(value, int) and not isinstance(value, bool):
+        return Report(value)
+    if isinstance(value, list | tuple) and all(isinstance(tile, Tile) for tile in value):
+        return Report.of_tiles(value)
+    raise ImpossibleReport(
+        "report_pips", f"{value!r} is not a report: give a number of pips or a list of tiles", "R14"
+    )
+
+
+def to_dict(action: Action) -> dict[str, Any]:
+    """The storage form of an action (seats as numbers from 0)."""
+    match action:
+        case StartHand(leader):
+            return {"type": "start_hand", "leader": leader}
+        case Play(tile, arm, seat):
+            found: dict[str, Any] = {"type": "play", "tile": str(tile)}
+            if arm is not None:
+                found["end"] = arm.value
+            if seat is not None:
+                found["seat"] = seat
+            return found
+        case Draw(count, seat):
+            return _with_seat({"type": "draw", "count": count}, seat)
+        case Pass(seat):
+            return _with_seat({"type": "pass"}, seat)
+        case EndHand(reports):
+            return {
+                "type": "end_hand",
+                "remaining": {
+                    str(seat): (
+                        report.pips if report.tiles is None else [str(t) for t in report.tiles]
+                    )
+                    for seat, report in reports
+                },
+            }
+        case Undo():
+            return {"type": "undo"}
+    raise TypeError(f"not an action: {action!r}")
+
+
+def from_dict(data: Mapping[str, Any]) -> Action:
+    """Read the storage form back; refuse malformed input with :class:`IllegalAction`."""
+    kind = data.get("type") if isinstance(data, Mapping) else None
+    seat = _seat(data.get("seat")) if isinstance(data, Mapping) else None
+    if kind == "start_hand":
+        return StartHand(_seat(data.get("leader")))
+    if kind == "play":
+        end = data.get("end")
+        tile = Tile.parse(str(data.get("tile", "")))
+        return Play(tile, None if end in (None, "") else Arm.parse(str(end)), seat)
+    if kind == "draw":
+        count = data.get("count", 1)
+        if not isinstance(count, int) or isinstance(count, bool) or not 1 <= count <= MAX_DRAW:
+            raise IllegalAction("bad_draw", "draw a whole number of tiles, 1 or more", "R6")
+        return Draw(count, seat)
+    if kind == "pass":
+        return Pass(seat)
+    if kind == "end_hand":
+        remaining = data.get("remaining")
+        if not isinstance(remaining, Mapping):
+            raise ImpossibleReport(
+                "report_missing", "say what each player still holding tiles holds", "R14"
+            )
+        reports: dict[int, Report | int | list[Tile]] = {}
+        for key, value in remaining.items():
+            position = _seat(int(key) if isinstance(key, str) and key.isdigit() else key)
+            if position is None:
+                raise ImpossibleReport("report_player", f"{key!r} is not a seat", "R14")
+            if isinstance(value, list):
+                reports[position] = [Tile.parse(text) for text in value]
+            else:
+                reports[position] = value
+        return EndHand.of(reports)
+    if kind == "undo":
+        return Undo()
+    raise IllegalAction(
+        "bad_action",
+        f"{kind!r} is not an action: use start_hand, play, draw, pass, end_hand or undo",
+    )
+
+
+def _seat(value: object) -> int | None:
+    if value is None:
+        return None
+    if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < 4:
+        return value
+    raise IllegalAction("bad_seat", f"{value!r} is not a seat at this table")
+
+
+def _with_seat(found: dict[str, Any], seat: int | None) -> dict[str, Any]:
+    if seat is not None:
+        found["seat"] = seat
+    return found

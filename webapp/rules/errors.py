@@ -1,0 +1,41 @@
+"""The refusals of the rules engine.
+
+Every refusal is a :class:`RuleError` (a :class:`ValueError`) carrying a stable ``code`` for
+programs, the ``rule`` it enforces (an id of RULES.md such as ``"R10"``, or ``None`` for plain
+input errors) and a ``message`` a player understands. Raising one never changes a state: every
+state in this package is immutable.
+"""
+
+from __future__ import annotations
+
+
+class RuleError(ValueError):
+    """A refused input or action: ``code`` for programs, ``rule`` and ``message`` for people."""
+
+    def __init__(self, code: str, message: str, rule: str | None = None) -> None:
+        super().__init__(message)
+        self.code = code
+        self.rule = rule
+        self.message = message
+
+    def as_dict(self) -> dict[str, str | None]:
+        return {"code": self.code, "rule": self.rule, "message": self.message}
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.code!r}, {self.message!r}, rule={self.rule!r})"
+
+
+class NotationError(RuleError):
+    """Text that does not name a tile of the double-six set."""
+
+
+class IllegalAction(RuleError):
+    """A play, draw, pass, start or undo the rules do not allow now."""
+
+
+class ImpossibleReport(RuleError):
+    """Remaining pips or tiles at the end of a hand that cannot be true (R14)."""
+
+
+class BadOptions(RuleError):
+    """Game options outside what RULES.md defines."""

@@ -1,0 +1,394 @@
+"""A game of All Fives as a fold over actions (R3, R12–R16).
+
+``GameState.apply`` takes an action and returns the next state with an :class:`Outcome`, or
+raises a :class:`RuleError` and changes nothing. Replaying the same actions rebuilds the same
+state; :class:`Undo` is an action too.
+
+>>> game = GameState.new(Options.make(["Ana", "Ben", "Cy"]))
+>>> game, outcome = game.apply(StartHand(leader=0))
+>>> game, outcome = game.apply(Play(Tile(3, 2)))
+>>> outcome.points, outcome.breakdown, outcome.next
+(5, '3 + 2 = 5', 'Ben to play')
+>>> game.scores
+(5, 0, 0)
+>>> game.apply(Play(Tile(6, 6)))
+Traceback (most recent call last):
+...
+webapp.rules.errors.IllegalAction: no open end shows 6: open ends are 3, 2
+"""
+
+from __future__ import annotations
+
+import enum
+import secrets
+from dataclasses import dataclass, field, replace
+
+from .actions import Action, Draw, EndHand, Pass, Play, StartHand, Undo
+from .errors import IllegalAction
+from .hand import Hand, HandEnd
+from .layout import Arm, Placement
+from .options import Finish, Options, Settlement
+from .settlement import Report, check_reports, round_to_five, subtract_own, winner_takes
+from .tiles import Tile
+
+
+class Status(enum.Enum):
+    AWAITING_START = "awaiting_start"
+    PLAYING = "playing"
+    HAND_OVER = "hand_over"
+    GAME_OVER = "game_over"
+
+
+@dataclass(frozen=True, slots=True)
+class HandResult:
+    """How a settled hand ended and what it did to the scores (R13, R13p)."""
+
+    number: int
+    end: HandEnd
+    went_out: int | None
+    pips: tuple[int, ...]  # per seat, as reported (0 for the one who went out)
+    rounded: tuple[int, ...]  # per seat, R13 rounding
+    scored: tuple[int, ...]  # per side, points made during the hand
+    settled: tuple[int, ...]  # per side, what settlement added or took
+    scores: tuple[int, ...]  # per side, after settlement
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """What an accepted action did: points, the count, and what happens next."""
+
+    kind: str
+    seat: int | None = None
+    points: int = 0
+    count: int | None = None
+    breakdown: str = ""
+    message: str = ""
+    next: str = ""
+    result: HandResult | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class GameState:
+    """Everything about a game at one moment. Immutable; ``apply`` makes the next one."""
+
+    options: Options
+    scores: tuple[int, ...]
+    status: Status = Status.AWAITING_START
+    hand: Hand | None = None
+    hand_number: int = 0
+    next_leader: int | None = None  # None: R3 calls for a random pick
+    winner: int | None = None  # a side
+    results: tuple[HandResult, ...] = ()
+    done: str = field(default="", compare=False)  # the action that made this state, in words
+    previous: GameState | None = field(default=None, compare=False, repr=False)
+
+    @classmethod
+    def new(cls, options: Options) -> GameState:
+        return cls(options, (0,) * options.side_count)
+
+    @classmethod
+    def replay(cls, options: Options, actions: list[Action]) -> GameState:
+        """Rebuild a state from its actions (each already resolved, see ``resolve``)."""
+        state = cls.new(options)
+        for action in actions:
+            state, _ = state.apply(action)
+        return state
+
+    # --- questions the app asks ---------------------------------------------------------------
+
+    def name(self, seat: int) -> str:
+        return self.options.players[seat]
+
+    @property
+    def turn(self) -> int | None:
+        return self.hand.turn if self.status is Status.PLAYING and self.hand else None
+
+    @property
+    def can_undo(self) -> bool:
+        return self.previous is not None
+
+    @property
+    def can_draw(self) -> bool:
+        hand = self.hand
+        return (
+            self._playing
+            and hand is not None
+            and hand.layout.lead is not None
+            and hand.boneyard > 0
+        )
+
+    @property
+    def can_pass(self) -> bool:
+        hand = self.hand
+        return (
+            self._playing
+            and hand is not None
+            and hand.layout.lead is not None
+            and hand.boneyard == 0
+        )
+
+    @property
+    def _playing(self) -> bool:
+        return self.status is Status.PLAYING
+
+    def placements(self, tile: Tile) -> tuple[Placement, ...]:
+        """Every place ``tile`` can be played now, with count and points; () if none."""
+        try:
+            self._check_can_play(tile, None)
+        except IllegalAction:
+            return ()
+        assert self.hand is not None
+        return self.hand.layout.placements(tile)
+
+    def why_not(self, tile: Tile, arm: Arm | None = None) -> IllegalAction | None:
+        """The refusal a play of ``tile`` (on ``arm``) would meet now, or ``None`` if legal."""
+        try:
+            if arm is None:
+                self._check_can_play(tile, None)
+            else:
+                self._check_can_play(tile, None, check_fit=False)
+                assert self.hand is not None
+                if self.hand.layout.lead is not None:
+                    self.hand.layout.check(tile, arm)
+        except IllegalAction as refusal:
+            return refusal
+        return None
+
+    # --- actions -------------------------------------------------------------------------------
+
+    def resolve(self, action: Action) -> Action:
+        """Fill in what the rules leave to chance: R3's random leader, by ``secrets``."""
+        random_pick = self.next_leader is None and self.status is Status.AWAITING_START
+        if isinstance(action, StartHand) and action.leader is None and random_pick:
+            return StartHand(secrets.randbelow(self.options.player_count))
+        return action
+
+    def apply(self, action: Action) -> tuple[GameState, Outcome]:
+        """The state after ``action`` and what it did, or a :class:`RuleError`."""
+        if isinstance(action, Undo):
+            return self._undo()
+        if isinstance(action, StartHand):
+            new, outcome = self._start(action)
+        elif isinstance(action, Play):
+            new, outcome = self._play(action)
+        elif isinstance(action, Draw):
+            new, outcome = self._draw(action)
+        elif isinstance(action, Pass):
+            new, outcome = self._pass(action)
+        elif isinstance(action, EndHand):
+            new, outcome = self._end_hand(action)
+        else:
+            raise IllegalAction("bad_action", f"{action!r} is not an action")
+        return replace(new, done=outcome.message, previous=self), outcome
+
+    def _undo(self) -> tuple[GameState, Outcome]:
+        if self.previous is None:
+            raise IllegalAction("nothing_to_undo", "there is nothing to undo")
+        back = self.previous
+        return (
+            back,
+            Outcome("undo", message=f"Undone: {self.done}", next=back._next_sentence()),
+        )
+
+    def _start(self, action: StartHand) -> tuple[GameState, Outcome]:
+        if self.status is not Status.AWAITING_START:
+            raise self._status_refusal("start a hand")
+        leader = action.leader if action.leader is not None else self.next_leader
+        if leader is None:
+            raise IllegalAction(
+                "leader_needed", "say who leads, or let the app pick at random (R3)", "R3"
+            )
+        if not 0 <= leader < self.options.player_count:
+            raise IllegalAction("bad_seat", f"seat {leader + 1} is not at this table")
+        if self.next_leader is not None and leader != self.next_leader:
+            raise IllegalAction(
+                "wrong_leader",
+                f"{self.name(self.next_leader)} went out last hand, so "
+                f"{self.name(self.next_leader)} leads (R3)",
+                "R3",
+            )
+        number = self.hand_number + 1
+        hand = Hand.deal(self.options, number, leader)
+        state = replace(self, status=Status.PLAYING, hand=hand, hand_number=number)
+        return state, Outcome(
+            "start_hand",
+            leader,
+            message=f"Hand {number}: {self.name(leader)} leads",
+            next=state._next_sentence(),
+        )
+
+    def _check_turn(self, seat: int | None, doing: str) -> Hand:
+        if self.status is not Status.PLAYING or self.hand is None:
+            raise self._status_refusal(doing)
+        if seat is not None and seat != self.hand.turn:
+            raise IllegalAction(
+                "not_your_turn",
+                f"it is {self.name(self.hand.turn)}'s turn, not {self.name(seat)}'s",
+                "R5",
+            )
+        return self.hand
+
+    def _check_can_play(self, tile: Tile, seat: int | None, check_fit: bool = True) -> Hand:
+        hand = self._check_turn(seat, "play")
+        if tile in hand.layout.tiles:
+            raise IllegalAction("already_played", f"{tile} was already played", "R1")
+        if check_fit and hand.layout.lead is not None and not hand.layout.fits(tile):
+            raise IllegalAction("no_match", hand.layout.why_not(tile), "R5")
+        return hand
+
+    def _play(self, action: Play) -> tuple[GameState, Outcome]:
+        hand = self._check_can_play(action.tile, action.seat)
+        arm = action.arm
+        if hand.layout.lead is not None and arm is None:
+            choices = hand.layout.placements(action.tile)
+            if len(choices) > 1:
+                listed = " or ".join(f"{p.arm} ({p.points} points)" for p in choices)
+                raise IllegalAction(
+                    "choose_end", f"{action.tile} fits more than one end: {listed}", "R5"
+                )
+            arm = choices[0].arm
+        seat = hand.turn
+        after = hand.play(action.tile, arm)
+        move = after.moves[-1]
+        scores = self._add(self.scores, self.options.side_of(seat), move.points)
+        state = replace(self, hand=after, scores=scores)
+        where = "led" if move.arm is None else f"played on the {move.arm}"
+        message = f"{self.name(seat)} {where} {move.tile}: {move.breakdown}"
+        if move.points:
+            message += f", scores {move.points}"
+        state = state._check_target(immediate=True)
+        if state.status is Status.PLAYING and after.end is HandEnd.DOMINO:
+            state = replace(state, status=Status.HAND_OVER)
+        outcome = Outcome(
+            "play", seat, move.points, move.count, move.breakdown, message, state._next_sentence()
+        )
+        return state, outcome
+
+    def _draw(self, action: Draw) -> tuple[GameState, Outcome]:
+        hand = self._check_turn(action.seat, "draw")
+        if action.count < 1:
+            raise IllegalAction("bad_draw", "draw a whole number of tiles, 1 or more", "R6")
+        after = hand.draw(action.count, self.options.players)
+        state = replace(self, hand=after)
+        drawn = "a tile" if action.count == 1 else f"{action.count} tiles"
+        return state, Outcome(
+            "draw",
+            hand.turn,
+            message=f"{self.name(hand.turn)} drew {drawn}",
+            next=state._next_sentence(),
+        )
+
+    def _pass(self, action: Pass) -> tuple[GameState, Outcome]:
+        hand = self._check_turn(action.seat, "pass")
+        after = hand.pass_turn(self.options.players)
+        state = replace(self, hand=after)
+        if after.end is HandEnd.BLOCKED:
+            state = replace(state, status=Status.HAND_OVER)
+        return state, Outcome(
+            "pass",
+            hand.turn,
+            message=f"{self.name(hand.turn)} passed",
+            next=state._next_sentence(),
+        )
+
+    def _end_hand(self, action: EndHand) -> tuple[GameState, Outcome]:
+        hand = self.hand
+        if self.status is not Status.HAND_OVER or hand is None or hand.end is None:
+            raise self._status_refusal("settle the hand")
+        reports = action.by_seat
+        for seat in reports:
+            if seat >= self.options.player_count:
+                raise IllegalAction("bad_seat", f"seat {seat + 1} is not at this table")
+        check_reports(reports, hand.held, hand.unplayed, hand.boneyard, self.options.players)
+        pips = tuple(reports.get(seat, Report(0)).pips for seat in range(len(hand.held)))
+        sides = [self.options.side_of(seat) for seat in range(len(hand.held))]
+        if self.options.settlement is Settlement.SUBTRACT_OWN:
+            settled = subtract_own(dict(enumerate(pips)), sides)
+        else:
+            settled = winner_takes(dict(enumerate(pips)), sides, hand.went_out)
+        scores = tuple(score + delta for score, delta in zip(self.scores, settled, strict=True))
+        scored = [0] * self.options.side_count
+        for seat, points in enumerate(hand.scored()):
+            scored[sides[seat]] += points
+        result = HandResult(
+            hand.number,
+            hand.end,
+            hand.went_out,
+            pips,
+            tuple(round_to_five(p) for p in pips),
+            tuple(scored),
+            settled,
+            scores,
+        )
+        state = replace(
+            self,
+            scores=scores,
+            status=Status.AWAITING_START,
+            results=(*self.results, result),
+            next_leader=hand.went_out,
+        )
+        state = state._check_target(immediate=False)
+        changes = ", ".join(
+            f"{self.options.side_name(side)} {delta:+d}" for side, delta in enumerate(settled)
+        )
+        return state, Outcome(
+            "end_hand",
+            message=f"Hand {hand.number} settled: {changes}",
+            next=state._next_sentence(),
+            result=result,
+        )
+
+    # --- R15, R16 ------------------------------------------------------------------------------
+
+    def _check_target(self, immediate: bool) -> GameState:
+        goal = self.options.goal
+        reached = [side for side, score in enumerate(self.scores) if score >= goal]
+        if not reached:
+            return self
+        if immediate:
+            if self.options.finish is not Finish.IMMEDIATE:
+                return self
+            return replace(self, status=Status.GAME_OVER, winner=reached[0])
+        top = max(self.scores)
+        leaders = [side for side, score in enumerate(self.scores) if score == top]
+        if len(leaders) > 1:
+            return self  # R16: a tie at the top plays another hand
+        return replace(self, status=Status.GAME_OVER, winner=leaders[0])
+
+    # --- words ---------------------------------------------------------------------------------
+
+    def _status_refusal(self, doing: str) -> IllegalAction:
+        reasons = {
+            Status.AWAITING_START: ("hand_not_started", "the hand has not started: start it first"),
+            Status.PLAYING: ("hand_in_progress", "the hand is still being played"),
+            Status.HAND_OVER: ("hand_over", "the hand is over: enter what each player still holds"),
+            Status.GAME_OVER: ("game_over", "the game is over"),
+        }
+        code, reason = reasons[self.status]
+        return IllegalAction(code, f"cannot {doing}: {reason}", "R12")
+
+    def _next_sentence(self) -> str:
+        if self.status is Status.GAME_OVER:
+            assert self.winner is not None
+            return f"Game over: {self.options.side_name(self.winner)} won"
+        if self.status is Status.AWAITING_START:
+            if self.next_leader is None:
+                return "Start the next hand: pick the leader or draw lots (R3)"
+            return f"Start the next hand: {self.name(self.next_leader)} leads (R3)"
+        hand = self.hand
+        assert hand is not None
+        if self.status is Status.HAND_OVER:
+            if hand.end is HandEnd.DOMINO:
+                assert hand.went_out is not None
+                return f"{self.name(hand.went_out)} went out: enter the pips left in each hand"
+            return "Blocked: nobody can play. Enter the pips left in each hand"
+        name = self.name(hand.turn)
+        if hand.layout.lead is None:
+            return f"{name} leads"
+        if hand.moves and hand.moves[-1].kind == "draw" and hand.moves[-1].seat == hand.turn:
+            return f"{name} to play, or draw again" if hand.boneyard else f"{name} to play or pass"
+        return f"{name} to play"
+
+    @staticmethod
+    def _add(scores: tuple[int, ...], side: int, points: int) -> tuple[int, ...]:
+        return tuple(score + points if i == side else score for i, score in enumerate(scores))

@@ -1,0 +1,202 @@
+"""Settling a hand: rounding (R13), the two settlements (R13, R13p) and report checks (R14).
+
+Worked example C (``seed``): Ana went out, Ben holds 13 pips, Cy 7.
+
+>>> subtract_own({1: 13, 2: 7}, sides=[0, 1, 2])
+(0, -15, -5)
+
+Worked example D (``pagat``), the same hands:
+
+>>> winner_takes({0: 0, 1: 13, 2: 7}, sides=[0, 1, 2], went_out=0)
+(20, 0, 0)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from functools import cache
+
+from .errors import ImpossibleReport
+from .tiles import Tile
+
+
+def round_to_five(pips: int) -> int:
+    """R13: the nearest multiple of five; a remainder of 1 or 2 rounds down, 3 or 4 up.
+
+    >>> [round_to_five(n) for n in (2, 3, 7, 8, 12, 13)]
+    [0, 5, 5, 10, 10, 15]
+    """
+    return 5 * ((pips + 2) // 5)
+
+
+def subtract_own(pips: Mapping[int, int], sides: Sequence[int]) -> tuple[int, ...]:
+    """R13: each player's pips, rounded, come off their own side's score."""
+    deltas = [0] * (max(sides) + 1)
+    for seat, held in pips.items():
+        deltas[sides[seat]] -= round_to_five(held)
+    return tuple(deltas)
+
+
+def winner_takes(
+    pips: Mapping[int, int], sides: Sequence[int], went_out: int | None
+) -> tuple[int, ...]:
+    """R13p: the side that went out, or that holds fewest pips on a block, scores the rest.
+
+    ``pips`` has every seat (0 for the one who went out); ``sides`` maps seats to sides.
+    On a block with 3 sides, two tied for fewest each score half the third's pips, rounded.
+
+    >>> winner_takes({0: 4, 1: 4, 2: 11}, sides=[0, 1, 2], went_out=None)
+    (5, 5, 0)
+    >>> winner_takes({0: 3, 1: 4, 2: 3, 3: 2}, sides=[0, 1, 0, 1], went_out=None)
+    (0, 0)
+    """
+    side_count = max(sides) + 1
+    held = [0] * side_count
+    for seat, amount in pips.items():
+        held[sides[seat]] += amount
+    deltas = [0] * side_count
+    if went_out is not None:
+        winner = sides[went_out]
+        deltas[winner] = round_to_five(sum(held) - held[winner])
+        return tuple(deltas)
+    fewest = min(held)
+    leaders = [side for side in range(side_count) if held[side] == fewest]
+    if len(leaders) == 1:
+        deltas[leaders[0]] = round_to_five(sum(held) - fewest)
+    elif side_count == 3 and len(leaders) == 2:
+        (third,) = (side for side in range(3) if side not in leaders)
+        for side in leaders:
+            deltas[side] = round_to_five(held[third] // 2)
+    return tuple(deltas)
+
+
+@dataclass(frozen=True, slots=True)
+class Report:
+    """What one player says they still hold: a pip total, or the tiles themselves."""
+
+    pips: int
+    tiles: tuple[Tile, ...] | None = None
+
+    @classmethod
+    def of_tiles(cls, tiles: Sequence[Tile]) -> Report:
+        return cls(sum(tile.pips for tile in tiles), tuple(tiles))
+
+
+def check_reports(
+    reports: Mapping[int, Report],
+    held: Sequence[int],
+    unplayed: Sequence[Tile],
+    boneyard: int,
+    names: Sequence[str],
+) -> None:
+    """R14: refuse reports that cannot be true, saying why; return quietly otherwise.
+
+    ``held`` is how many tiles each seat holds, ``unplayed`` every tile not on the table.
+    """
+    for seat, count in enumerate(held):
+        name = names[seat]
+        if count and seat not in reports:
+            raise ImpossibleReport(
+                "report_missing", f"{name} still holds tiles: how many pips?", "R14"
+            )
+        if not count and seat in reports and reports[seat].pips:
+            raise ImpossibleReport(
+                "report_empty_hand", f"{name} holds no tiles, so holds no pips", "R14"
+            )
+    pool = set(unplayed)
+    claimed: dict[Tile, str] = {}
+    for seat, report in sorted(reports.items()):
+        name = names[seat]
+        if report.tiles is None:
+            continue
+        if len(report.tiles) != held[seat]:
+            raise ImpossibleReport(
+                "report_tile_count",
+                f"{name} holds {_tiles(held[seat])}, not {len(report.tiles)}",
+                "R14",
+            )
+        for tile in report.tiles:
+            if tile not in pool:
+                raise ImpossibleReport(
+                    "report_tile_played",
+                    f"{tile} was already played, so {name} cannot hold it",
+                    "R14",
+                )
+            if tile in claimed:
+                who = "twice" if claimed[tile] == name else f"by {claimed[tile]} and {name}"
+                raise ImpossibleReport("report_tile_twice", f"{tile} is reported {who}", "R14")
+            claimed[tile] = name
+    free = tuple(sorted(pool - set(claimed)))
+    for seat, report in sorted(reports.items()):
+        if report.tiles is not None or not held[seat]:
+            continue
+        _check_pips(names[seat], held[seat], report.pips, free)
+    if boneyard == 0:
+        total = sum(report.pips for report in reports.values())
+        expected = sum(tile.pips for tile in unplayed)
+        if total != expected:
+            raise ImpossibleReport(
+                "report_total",
+                f"the boneyard is empty, so the hands hold every unplayed tile: "
+                f"{expected} pips in all, but the reports add up to {total}",
+                "R14",
+            )
+
+
+def _check_pips(name: str, count: int, pips: int, free: tuple[Tile, ...]) -> None:
+    if not isinstance(pips, int) or isinstance(pips, bool) or pips < 0:
+        raise ImpossibleReport(
+            "report_pips", f"{name}'s pips must be a whole number, 0 or more", "R14"
+        )
+    values = tuple(sorted(tile.pips for tile in free))
+    if count > len(values):
+        raise ImpossibleReport(
+            "report_tile_count",
+            f"{name} holds {_tiles(count)}, but only {len(values)} are unplayed",
+            "R14",
+        )
+    low, high = sum(values[:count]), sum(values[-count:])
+    if pips < low:
+        raise ImpossibleReport(
+            "report_too_few",
+            f"{name} holds {_tiles(count)}; "
+            f"{_number(count)} unplayed tiles total at least {low} pips",
+            "R14",
+        )
+    if pips > high:
+        raise ImpossibleReport(
+            "report_too_many",
+            f"{name} holds {_tiles(count)}; "
+            f"{_number(count)} unplayed tiles total at most {high} pips",
+            "R14",
+        )
+    if pips not in _reachable(values, count):
+        raise ImpossibleReport(
+            "report_impossible",
+            f"no {_number(count)} unplayed tiles total exactly {pips} pips, "
+            f"so {name} cannot hold that",
+            "R14",
+        )
+
+
+@cache
+def _reachable(values: tuple[int, ...], count: int) -> frozenset[int]:
+    """Every pip total of ``count`` distinct tiles whose pips are ``values``."""
+    sums: list[set[int]] = [set() for _ in range(count + 1)]
+    sums[0].add(0)
+    for value in values:
+        for k in range(count, 0, -1):
+            sums[k].update(total + value for total in sums[k - 1])
+    return frozenset(sums[count])
+
+
+_NUMBERS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine")
+
+
+def _number(count: int) -> str:
+    return _NUMBERS[count] if count < len(_NUMBERS) else str(count)
+
+
+def _tiles(count: int) -> str:
+    return f"{count} tile" if count == 1 else f"{count} tiles"
