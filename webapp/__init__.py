@@ -1,0 +1,53 @@
+"""The All Fives table companion: a Flask app over the rules engine in ``webapp.rules``."""
+
+from __future__ import annotations
+
+import os
+import secrets
+from pathlib import Path
+from typing import Any
+
+from flask import Flask
+
+from .db import database_url, open_store
+
+
+def create_app(test_config: dict[str, Any] | None = None) -> Flask:
+    """The app factory: ``flask --app webapp run`` and ``allfives serve`` both use it."""
+    app = Flask(
+        __name__,
+        instance_relative_config=True,
+        template_folder="../templates",
+        static_folder="../static",
+    )
+    app.config.from_mapping(
+        DATABASE=os.environ.get("ALLFIVES_DATABASE", ""),
+        MAX_CONTENT_LENGTH=64 * 1024,
+        SESSION_COOKIE_SAMESITE="Lax",
+        SESSION_COOKIE_HTTPONLY=True,
+        PERMANENT_SESSION_LIFETIME=60 * 60 * 24 * 365,
+        SEND_FILE_MAX_AGE_DEFAULT=60 * 60 * 24 * 30,
+    )
+    if test_config:
+        app.config.from_mapping(test_config)
+    Path(app.instance_path).mkdir(parents=True, exist_ok=True)
+    if not app.config.get("SECRET_KEY"):
+        app.config["SECRET_KEY"] = os.environ.get("ALLFIVES_SECRET_KEY") or _instance_secret(app)
+    url = database_url(app.config["DATABASE"] or str(Path(app.instance_path) / "allfives.sqlite3"))
+    app.extensions["allfives_store"] = open_store(url)
+
+    from . import api, errors, pages
+
+    app.register_blueprint(api.bp)
+    app.register_blueprint(pages.bp)
+    errors.register(app)
+    return app
+
+
+def _instance_secret(app: Flask) -> str:
+    """A signing key kept in the instance folder, so devices stay remembered across restarts."""
+    path = Path(app.instance_path) / "secret_key"
+    if not path.exists():
+        path.write_text(secrets.token_hex(32))
+        path.chmod(0o600)
+    return path.read_text().strip()

@@ -187,7 +187,7 @@ class GameState:
         back = self.previous
         return (
             back,
-            Outcome("undo", message=f"Undone: {self.done}", next=back._next_sentence()),
+            Outcome("undo", message=f"Undone: {self.done}", next=back.next_step()),
         )
 
     def _start(self, action: StartHand) -> tuple[GameState, Outcome]:
@@ -214,7 +214,7 @@ class GameState:
             "start_hand",
             leader,
             message=f"Hand {number}: {self.name(leader)} leads",
-            next=state._next_sentence(),
+            next=state.next_step(),
         )
 
     def _check_turn(self, seat: int | None, doing: str) -> Hand:
@@ -260,7 +260,7 @@ class GameState:
         if state.status is Status.PLAYING and after.end is HandEnd.DOMINO:
             state = replace(state, status=Status.HAND_OVER)
         outcome = Outcome(
-            "play", seat, move.points, move.count, move.breakdown, message, state._next_sentence()
+            "play", seat, move.points, move.count, move.breakdown, message, state.next_step()
         )
         return state, outcome
 
@@ -275,7 +275,7 @@ class GameState:
             "draw",
             hand.turn,
             message=f"{self.name(hand.turn)} drew {drawn}",
-            next=state._next_sentence(),
+            next=state.next_step(),
         )
 
     def _pass(self, action: Pass) -> tuple[GameState, Outcome]:
@@ -288,7 +288,7 @@ class GameState:
             "pass",
             hand.turn,
             message=f"{self.name(hand.turn)} passed",
-            next=state._next_sentence(),
+            next=state.next_step(),
         )
 
     def _end_hand(self, action: EndHand) -> tuple[GameState, Outcome]:
@@ -334,7 +334,7 @@ class GameState:
         return state, Outcome(
             "end_hand",
             message=f"Hand {hand.number} settled: {changes}",
-            next=state._next_sentence(),
+            next=state.next_step(),
             result=result,
         )
 
@@ -367,7 +367,8 @@ class GameState:
         code, reason = reasons[self.status]
         return IllegalAction(code, f"cannot {doing}: {reason}", "R12")
 
-    def _next_sentence(self) -> str:
+    def next_step(self) -> str:
+        """What the table does next, in a sentence."""
         if self.status is Status.GAME_OVER:
             assert self.winner is not None
             return f"Game over: {self.options.side_name(self.winner)} won"

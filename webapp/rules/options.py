@@ -67,7 +67,7 @@ class Options:
     partnership: bool = False
     preset: str = "seed"
     deal: Deal = Deal.STANDARD
-    target: int = 0  # 0: the default of R15 for the number of players
+    target: int = 200  # R15; ``make`` sets 250 for two players
     settlement: Settlement = Settlement.SUBTRACT_OWN
     finish: Finish = Finish.IMMEDIATE
 
@@ -96,7 +96,7 @@ class Options:
                 f"unknown option {sorted(unknown)[0]!r}: options are " + ", ".join(OPTION_NAMES),
             )
         chosen = {**PRESETS[preset], **{k: v for k, v in rules.items() if v is not None}}
-        options = cls(names, bool(partnership), preset)
+        options = cls(names, bool(partnership), preset, target=250 if len(names) == 2 else 200)
         for name, value in chosen.items():
             options = _with_option(options, name, value)
         return options
@@ -116,9 +116,7 @@ class Options:
     @property
     def goal(self) -> int:
         """R15: the score to reach."""
-        if self.target:
-            return self.target
-        return 250 if self.player_count == 2 else 200
+        return self.target
 
     @property
     def side_count(self) -> int:

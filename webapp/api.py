@@ -1,0 +1,83 @@
+"""The JSON API: the same games as the pages, as data (see README, "JSON API")."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, abort, jsonify, request
+from flask.typing import ResponseReturnValue
+
+from . import present
+from .games import create_game, store
+from .rules import RuleError, from_dict
+from .store import Snapshot
+
+bp = Blueprint("api", __name__, url_prefix="/api")
+
+
+def _body() -> dict[str, Any]:
+    if not request.is_json:
+        abort(415, "send a JSON body with Content-Type: application/json")
+    body = request.get_json(silent=True)
+    if not isinstance(body, dict):
+        abort(400, "the body must be a JSON object")
+    return body
+
+
+@bp.post("/games")
+def create() -> ResponseReturnValue:
+    body = _body()
+    rules = body.get("rules") or {}
+    if not isinstance(rules, dict):
+        raise RuleError("bad_rules", 'rules must be an object such as {"preset": "seed"}')
+    snapshot = create_game(body.get("players"), body.get("partnership", False), rules)
+    return jsonify(present.game_data(snapshot)), 201
+
+
+@bp.get("/games/<game_id>")
+def show(game_id: str) -> ResponseReturnValue:
+    return jsonify(present.game_data(store().get(game_id)))
+
+
+@bp.post("/games/<game_id>/actions")
+def act(game_id: str) -> ResponseReturnValue:
+    body = _body()
+    current = store().get(game_id)
+    action = from_dict(_by_seat(current, body))
+    seq = body.get("seq")
+    if not isinstance(seq, int) or isinstance(seq, bool):
+        seq = None
+    snapshot, outcome = store().apply(game_id, seq, action)
+    return jsonify(
+        {
+            "state": present.game_data(snapshot),
+            "outcome": {
+                "type": outcome.kind,
+                "player": snapshot.state.name(outcome.seat) if outcome.seat is not None else None,
+                "points": outcome.points,
+                "count": outcome.count,
+                "breakdown": outcome.breakdown,
+                "message": outcome.message,
+                "next": outcome.next,
+            },
+        }
+    )
+
+
+def _by_seat(snapshot: Snapshot, body: dict[str, Any]) -> dict[str, Any]:
+    """The API names players; the log stores seats."""
+    names = {name.casefold(): seat for seat, name in enumerate(snapshot.state.options.players)}
+
+    def seat_of(name: object) -> int:
+        if isinstance(name, str) and name.strip().casefold() in names:
+            return names[name.strip().casefold()]
+        raise RuleError("bad_player", f"{str(name)[:30]!r} is not a player in this game")
+
+    action = {k: v for k, v in body.items() if k not in ("seq", "player", "starter")}
+    if body.get("type") == "start_hand" and body.get("starter") is not None:
+        action["leader"] = seat_of(body["starter"])
+    if body.get("player") is not None:
+        action["seat"] = seat_of(body["player"])
+    if body.get("type") == "end_hand" and isinstance(body.get("remaining"), dict):
+        action["remaining"] = {str(seat_of(k)): v for k, v in body["remaining"].items()}
+    return action

@@ -1,0 +1,72 @@
+"""The database: engines from configuration, SQLite tuned for durability, Alembic on start."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from alembic import command
+from alembic.config import Config
+from sqlalchemy import Engine, create_engine, event
+
+from .store import Store
+
+MIGRATIONS = Path(__file__).parent / "migrations"
+
+
+def database_url(value: str) -> str:
+    """A SQLAlchemy URL from a URL or a plain file path."""
+    if "://" in value:
+        return value
+    return f"sqlite:///{Path(value).expanduser().resolve()}"
+
+
+def open_store(url: str) -> Store:
+    """A store on ``url`` with its schema upgraded to the newest migration."""
+    reader = make_engine(url)
+    upgrade(reader)
+    if reader.dialect.name != "sqlite":
+        return Store(reader)
+    return Store(reader, make_engine(url, immediate=True))
+
+
+def make_engine(url: str, immediate: bool = False) -> Engine:
+    """An engine for ``url``; for SQLite, ``immediate`` makes it a writers' engine.
+
+    A deferred SQLite transaction that reads and then writes fails at once when another writer
+    committed in between; ``BEGIN IMMEDIATE`` makes writers queue instead (up to the busy
+    timeout). Other databases lock the game row with ``SELECT … FOR UPDATE``.
+    """
+    if not url.startswith("sqlite"):
+        return create_engine(url, pool_pre_ping=True)
+    engine = create_engine(url, connect_args={"timeout": 30, "check_same_thread": False})
+    event.listen(engine, "connect", _tune_sqlite)
+    if immediate:
+        event.listen(engine, "connect", _driver_autocommit)
+        event.listen(engine, "begin", lambda conn: conn.exec_driver_sql("BEGIN IMMEDIATE"))
+    return engine
+
+
+def _tune_sqlite(connection, _record) -> None:  # type: ignore[no-untyped-def]
+    # WAL lets readers go on while one writer commits; synchronous=FULL makes every
+    # acknowledged commit survive a crash of the process or of the machine.
+    cursor = connection.cursor()
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA synchronous=FULL")
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.execute("PRAGMA busy_timeout=30000")
+    cursor.close()
+
+
+def _driver_autocommit(connection, _record) -> None:  # type: ignore[no-untyped-def]
+    # Let SQLAlchemy, not the sqlite3 module, decide when a transaction begins.
+    connection.isolation_level = None
+
+
+def upgrade(engine: Engine) -> None:
+    """Create or upgrade the schema to the newest migration."""
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    config.set_main_option("sqlalchemy.url", engine.url.render_as_string(hide_password=False))
+    with engine.begin() as connection:
+        config.attributes["connection"] = connection
+        command.upgrade(config, "head")

@@ -1,0 +1,227 @@
+"""Persistence of games: one transaction per action, checked against the game's revision.
+
+A game's state is never stored: it is the fold of its action log through ``webapp.rules``.
+Each accepted action is one new row in ``events`` with the next ``seq``; the unique
+``(game_id, seq)`` makes double entry impossible, even between processes. Replayed states are
+kept in a small in-process cache keyed by revision, so the cost of an action does not grow with
+the length of the game.
+"""
+
+from __future__ import annotations
+
+import secrets
+import threading
+from collections import OrderedDict
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import Engine, select, update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session, sessionmaker
+
+from .models import Event, Game, utcnow
+from .rules import Action, GameState, Options, Outcome, from_dict, to_dict
+
+CACHE_SIZE = 1024
+
+
+class GameNotFound(LookupError):
+    """No game has this id."""
+
+
+class StaleRevision(Exception):
+    """The action was made against an older revision of the game: nothing was applied."""
+
+    def __init__(self, current: Snapshot, submitted: int | None) -> None:
+        super().__init__(f"the game is at revision {current.seq}, not {submitted}")
+        self.current = current
+        self.submitted = submitted
+
+    @property
+    def message(self) -> str:
+        done = self.current.state.done
+        if self.submitted is not None and self.submitted < self.current.seq and done:
+            return f"Someone else got there first ({done}). Here is the game as it is now."
+        return "The game had moved on. Here is the game as it is now; nothing was changed."
+
+
+@dataclass(frozen=True, slots=True)
+class Snapshot:
+    """A game at one revision: its ids, its state, and when it last changed."""
+
+    id: str
+    view_id: str
+    seq: int
+    state: GameState
+    created_at: datetime
+    updated_at: datetime
+
+
+def options_to_dict(options: Options) -> dict[str, Any]:
+    return {
+        "players": list(options.players),
+        "partnership": options.partnership,
+        "rules": options.rules_dict(),
+    }
+
+
+def options_from_dict(stored: dict[str, Any]) -> Options:
+    rules = dict(stored.get("rules", {}))
+    preset = str(rules.pop("preset", "seed"))
+    return Options.make(stored["players"], bool(stored.get("partnership")), preset, **rules)
+
+
+def new_id() -> str:
+    """128 random bits, URL-safe."""
+    return secrets.token_urlsafe(16)
+
+
+class Store:
+    """Games and their logs in any SQLAlchemy database."""
+
+    def __init__(self, reader: Engine, writer: Engine | None = None) -> None:
+        """``writer`` (default ``reader``) is the engine for transactions that change a game."""
+        self.engine = reader
+        self._reads = sessionmaker(reader, expire_on_commit=False)
+        self._writes = sessionmaker(writer or reader, expire_on_commit=False)
+        self._cache: OrderedDict[str, tuple[int, GameState]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    # --- reading -------------------------------------------------------------------------------
+
+    def get(self, game_id: str) -> Snapshot:
+        with self._reads() as session:
+            return self._snapshot(session, self._game(session, game_id))
+
+    def get_by_view(self, view_id: str) -> Snapshot:
+        with self._reads() as session:
+            game = session.scalar(select(Game).where(Game.view_id == view_id))
+            if game is None:
+                raise GameNotFound(view_id)
+            return self._snapshot(session, game)
+
+    def revision(self, game_id: str) -> int:
+        """The game's current ``seq``: a cheap question for pages that follow a game."""
+        with self._reads() as session:
+            seq = session.scalar(select(Game.seq).where(Game.id == game_id))
+            if seq is None:
+                raise GameNotFound(game_id)
+            return seq
+
+    def many(self, game_ids: Iterable[str]) -> list[Snapshot]:
+        """The games among ``game_ids`` that exist, most recently changed first."""
+        ids = [game_id for game_id in game_ids if isinstance(game_id, str)][:50]
+        if not ids:
+            return []
+        with self._reads() as session:
+            games = session.scalars(select(Game).where(Game.id.in_(ids))).all()
+            found = [self._snapshot(session, game) for game in games]
+        return sorted(found, key=lambda snap: snap.updated_at, reverse=True)
+
+    def log(self, game_id: str) -> list[tuple[int, dict[str, Any], datetime]]:
+        """Every stored action of the game, in order: ``(seq, action, when)``."""
+        with self._reads() as session:
+            self._game(session, game_id)
+            rows = session.execute(
+                select(Event.seq, Event.action, Event.created_at)
+                .where(Event.game_id == game_id)
+                .order_by(Event.seq)
+            )
+            return [(seq, action, when) for seq, action, when in rows]
+
+    # --- writing -------------------------------------------------------------------------------
+
+    def create(self, options: Options) -> Snapshot:
+        now = utcnow()
+        game = Game(
+            id=new_id(),
+            view_id=new_id(),
+            options=options_to_dict(options),
+            seq=0,
+            created_at=now,
+            updated_at=now,
+        )
+        with self._writes.begin() as session:
+            session.add(game)
+        state = GameState.new(options)
+        self._remember(game.id, 0, state)
+        return Snapshot(game.id, game.view_id, 0, state, now, now)
+
+    def apply(self, game_id: str, seq: int | None, action: Action) -> tuple[Snapshot, Outcome]:
+        """Apply ``action`` if the game is still at revision ``seq``; exactly once, or not at all.
+
+        Raises :class:`GameNotFound`, :class:`StaleRevision` (nothing applied) or the rules'
+        :class:`~webapp.rules.RuleError` (nothing applied).
+        """
+        try:
+            with self._writes.begin() as session:
+                game = self._game(session, game_id, lock=True)
+                if seq != game.seq:
+                    raise StaleRevision(self._snapshot(session, game), seq)
+                state = self._state(session, game)
+                action = state.resolve(action)
+                new_state, outcome = state.apply(action)
+                now = utcnow()
+                session.add(
+                    Event(game_id=game_id, seq=seq + 1, action=to_dict(action), created_at=now)
+                )
+                moved = session.execute(
+                    update(Game)
+                    .where(Game.id == game_id, Game.seq == seq)
+                    .values(seq=seq + 1, updated_at=now)
+                )
+                if moved.rowcount != 1:
+                    raise IntegrityError("revision moved", None, Exception("seq"))
+                created = game.created_at
+                view_id = game.view_id
+        except IntegrityError:
+            raise StaleRevision(self.get(game_id), seq) from None
+        self._remember(game_id, seq + 1, new_state)
+        return Snapshot(game_id, view_id, seq + 1, new_state, created, now), outcome
+
+    # --- internals -----------------------------------------------------------------------------
+
+    def _game(self, session: Session, game_id: str, lock: bool = False) -> Game:
+        if not isinstance(game_id, str) or not 0 < len(game_id) <= 32:
+            raise GameNotFound(game_id)
+        game = session.get(Game, game_id, with_for_update=lock or None, populate_existing=lock)
+        if game is None:
+            raise GameNotFound(game_id)
+        return game
+
+    def _snapshot(self, session: Session, game: Game) -> Snapshot:
+        state = self._state(session, game)
+        return Snapshot(game.id, game.view_id, game.seq, state, game.created_at, game.updated_at)
+
+    def _state(self, session: Session, game: Game) -> GameState:
+        with self._lock:
+            cached = self._cache.get(game.id)
+            if cached is not None:
+                self._cache.move_to_end(game.id)
+        if cached is not None and cached[0] == game.seq:
+            return cached[1]
+        state = GameState.new(options_from_dict(game.options))
+        start = 0
+        if cached is not None and cached[0] < game.seq:
+            state, start = cached[1], cached[0]
+        rows = session.scalars(
+            select(Event.action)
+            .where(Event.game_id == game.id, Event.seq > start)
+            .order_by(Event.seq)
+        )
+        for stored in rows:
+            state, _ = state.apply(from_dict(stored))
+        self._remember(game.id, game.seq, state)
+        return state
+
+    def _remember(self, game_id: str, seq: int, state: GameState) -> None:
+        with self._lock:
+            self._cache[game_id] = (seq, state)
+            self._cache.move_to_end(game_id)
+            while len(self._cache) > CACHE_SIZE:
+                self._cache.popitem(last=False)
+
+
+__all__ = ["GameNotFound", "Snapshot", "StaleRevision", "Store"]
