@@ -160,15 +160,13 @@ def _check_pips(name: str, count: int, pips: int, free: tuple[Tile, ...]) -> Non
     if pips < low:
         raise ImpossibleReport(
             "report_too_few",
-            f"{name} holds {_tiles(count)}; "
-            f"{_number(count)} unplayed tiles total at least {low} pips",
+            f"{name} holds {_tiles(count)}; {_some_tiles(count)} at least {low} pips",
             "R14",
         )
     if pips > high:
         raise ImpossibleReport(
             "report_too_many",
-            f"{name} holds {_tiles(count)}; "
-            f"{_number(count)} unplayed tiles total at most {high} pips",
+            f"{name} holds {_tiles(count)}; {_some_tiles(count)} at most {high} pips",
             "R14",
         )
     if pips not in _reachable(values, count):
@@ -196,6 +194,13 @@ _NUMBERS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight"
 
 def _number(count: int) -> str:
     return _NUMBERS[count] if count < len(_NUMBERS) else str(count)
+
+
+def _some_tiles(count: int) -> str:
+    """'one unplayed tile has' / 'two unplayed tiles total', to go before a pip bound."""
+    if count == 1:
+        return "one unplayed tile has"
+    return f"{_number(count)} unplayed tiles total"
 
 
 def _tiles(count: int) -> str:

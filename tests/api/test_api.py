@@ -1,0 +1,255 @@
+"""The JSON API contract of README "JSON API": states, outcomes, refusals, revisions."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from flask.testing import FlaskClient
+
+
+class ApiTable:
+    """A game driven through the JSON API, keeping track of the revision like a client would."""
+
+    def __init__(self, client: FlaskClient, players: list[str], **body: Any) -> None:
+        self.client = client
+        response = client.post("/api/games", json={"players": players, **body})
+        assert response.status_code == 201, response.json
+        self.state = response.json
+        self.id = self.state["id"]
+
+    def act(self, type_: str, expect: int = 200, **fields: Any) -> dict[str, Any]:
+        response = self.client.post(
+            f"/api/games/{self.id}/actions",
+            json={"seq": self.state["seq"], "type": type_, **fields},
+        )
+        assert response.status_code == expect, response.json
+        if expect == 200:
+            self.state = response.json["state"]
+        return response.json
+
+    def fetch(self) -> dict[str, Any]:
+        return self.client.get(f"/api/games/{self.id}").json
+
+
+@pytest.fixture
+def table(client: FlaskClient) -> ApiTable:
+    return ApiTable(client, ["Ana", "Ben", "Cy"])
+
+
+def test_create_returns_the_new_game(table: ApiTable) -> None:
+    state = table.state
+    assert state["status"] == "awaiting_start"
+    assert state["seq"] == 0
+    assert [p["name"] for p in state["players"]] == ["Ana", "Ben", "Cy"]
+    assert state["target"] == 200  # R15 with 3 players
+    assert state["next_leader"] is None  # R3: first hand, random or drawn lots
+    assert len(state["id"]) >= 22  # 128 random bits, URL-safe
+
+
+def test_rules_and_partnership(client: FlaskClient) -> None:
+    game = ApiTable(
+        client,
+        ["Ana", "Ben", "Cy", "Di"],
+        partnership=True,
+        rules={"preset": "pagat", "target": 150, "finish": "end-of-hand"},
+    )
+    assert game.state["rules"] == {
+        "preset": "pagat",
+        "deal": "9-7-5",
+        "target": 150,
+        "settlement": "winner-takes",
+        "finish": "end-of-hand",
+    }
+    assert game.state["teams"] == [
+        {"players": ["Ana", "Cy"], "score": 0},
+        {"players": ["Ben", "Di"], "score": 0},
+    ]
+
+
+@pytest.mark.parametrize(
+    ("body", "code"),
+    [
+        ({"players": ["Ana"]}, "player_count"),
+        ({"players": ["Ana", "ana"]}, "duplicate_name"),
+        ({"players": ["Ana", "Ben", "Cy"], "partnership": True}, "partnership"),
+        ({"players": ["Ana", "Ben"], "rules": {"preset": "muggins"}}, "preset"),
+        ({"players": ["Ana", "Ben"], "rules": {"target": -5}}, "target"),
+        ({"players": ["Ana", "Ben"], "rules": {"deal": "6"}}, "deal"),
+        ({"players": ["Ana", "Ben"], "rules": {"spinners": "all"}}, "option"),
+        ({"players": "Ana,Ben"}, "player_count"),
+    ],
+)
+def test_create_refusals(client: FlaskClient, body: dict[str, Any], code: str) -> None:
+    response = client.post("/api/games", json=body)
+    assert response.status_code == 422
+    assert response.json["error"]["code"] == code
+    assert response.json["error"]["message"]
+
+
+def test_api_takes_only_json(client: FlaskClient, table: ApiTable) -> None:
+    response = client.post("/api/games", data={"players": "Ana"})
+    assert response.status_code == 415
+    response = client.post(f"/api/games/{table.id}/actions", data="seq=0&type=undo")
+    assert response.status_code == 415
+    assert table.fetch()["seq"] == 0
+
+
+def test_missing_game_is_a_json_404(client: FlaskClient) -> None:
+    response = client.get("/api/games/no-such-game")
+    assert response.status_code == 404
+    assert response.json["error"]["code"] == "no_such_game"
+    response = client.post("/api/games/no-such-game/actions", json={"seq": 0, "type": "undo"})
+    assert response.status_code == 404
+
+
+def test_worked_example_b_through_the_api(table: ApiTable) -> None:
+    """RULES.md example B: a spinner lead and the points of each play."""
+    table.act("start_hand", starter="Ana")
+    plays = [
+        ("5-5", None, 10),
+        ("5-3", "left", 0),
+        ("5-2", "right", 5),
+        ("5-0", "up", 5),
+        ("2-2", "right", 0),
+        ("0-4", "up", 0),
+    ]
+    for tile, end, points in plays:
+        body = table.act("play", tile=tile, end=end)
+        assert body["outcome"]["points"] == points, tile
+    hand = table.state["hand"]
+    assert hand["count"] == 11
+    assert hand["breakdown"] == "3 + [2|2] 4 + 4 = 11"
+    assert hand["ends"] == {"left": 3, "right": 2, "up": 4, "down": 5}
+    assert hand["spinner"] == "5-5"
+    scores = {p["name"]: p["score"] for p in table.state["players"]}
+    assert scores == {"Ana": 15, "Ben": 0, "Cy": 5}
+    assert table.state["seq"] == 7
+
+
+def test_end_omitted_when_only_one_place_fits(table: ApiTable) -> None:
+    table.act("start_hand", starter="Ben")
+    table.act("play", tile="6-4")
+    body = table.act("play", tile="1-6")
+    assert body["state"]["hand"]["ends"] == {"left": 1, "right": 4}
+    assert body["outcome"]["player"] == "Cy"
+
+
+def test_refusal_is_422_with_rule_and_changes_nothing(table: ApiTable) -> None:
+    table.act("start_hand", starter="Ana")
+    table.act("play", tile="3-2")
+    before = table.fetch()
+    cases = [
+        ({"tile": "6-6"}, "no_match", "R5"),
+        ({"tile": "2-1", "end": "up"}, "no_spinner", "R9"),
+        ({"tile": "3-2"}, "already_played", "R1"),
+        ({"tile": "9-9"}, "not_in_set", None),
+        ({"tile": "six-four"}, "bad_tile", None),
+        ({"tile": "3-3", "player": "Cy"}, "not_your_turn", "R5"),
+        ({"tile": "3-3", "end": "sideways"}, "bad_end", "R5"),
+    ]
+    for fields, code, rule in cases:
+        body = table.act("play", expect=422, **fields)
+        assert body["error"]["code"] == code, fields
+        assert body["error"]["rule"] == rule, fields
+        assert table.fetch() == before
+
+
+def test_a_tile_fitting_two_ends_needs_an_end(table: ApiTable) -> None:
+    table.act("start_hand", starter="Ana")
+    table.act("play", tile="5-5")
+    body = table.act("play", expect=422, tile="5-3")
+    assert body["error"]["code"] == "choose_end"
+    assert (
+        body["error"]["message"]
+        == "5-3 fits more than one end: left (0 points) or right (0 points)"
+    )
+    table.act("play", tile="5-3", end="right")
+    assert table.state["hand"]["ends"] == {"left": 5, "right": 3}
+
+
+def test_stale_and_repeated_submissions_are_409_and_apply_nothing(
+    client: FlaskClient, table: ApiTable
+) -> None:
+    table.act("start_hand", starter="Ana")
+    request = {"seq": table.state["seq"], "type": "play", "tile": "6-4"}
+    first = client.post(f"/api/games/{table.id}/actions", json=request)
+    assert first.status_code == 200
+    again = client.post(f"/api/games/{table.id}/actions", json=request)
+    assert again.status_code == 409
+    assert again.json["error"]["code"] == "stale_seq"
+    assert "Ana led 6-4" in again.json["error"]["message"]
+    assert again.json["state"]["seq"] == first.json["state"]["seq"]
+    assert len(table.fetch()["hand"]["moves"]) == 1
+    missing_seq = client.post(f"/api/games/{table.id}/actions", json={"type": "undo"})
+    assert missing_seq.status_code == 409
+
+
+def test_draw_pass_and_blocked_hand(client: FlaskClient) -> None:
+    game = ApiTable(client, ["Ana", "Ben"])
+    game.act("start_hand", starter="Ana")
+    game.act("play", tile="6-6")
+    body = game.act("pass", expect=422)
+    assert body["error"]["code"] == "must_draw"
+    assert body["error"]["message"] == "the boneyard still has 10 tiles, so Ben must draw, not pass"
+    game.act("draw", count=10)
+    assert game.state["hand"]["boneyard"] == 0
+    assert game.state["hand"]["held"] == {"Ana": 8, "Ben": 19}
+    assert game.state["can_pass"] and not game.state["can_draw"]
+    game.act("pass")
+    game.act("pass")
+    assert game.state["status"] == "hand_over"
+    assert game.state["hand"]["end"] == "blocked"
+
+
+def test_settle_by_names_with_pips_and_tiles(client: FlaskClient) -> None:
+    """R13 through the API: reports by player name, as pips or tiles; R14 refusals."""
+    game = ApiTable(client, ["Ana", "Ben"], rules={"deal": "5"})
+    game.act("start_hand", starter="Ana")
+    plays = [
+        ("6-6", None),
+        ("6-5", "left"),
+        ("6-4", "right"),
+        ("5-5", "left"),
+        ("4-4", "right"),
+        ("6-3", "up"),
+        ("6-2", "down"),
+        ("5-1", "left"),
+        ("4-0", "right"),
+    ]
+    for tile, end in plays:
+        game.act("play", tile=tile, end=end)
+    assert game.state["status"] == "hand_over"
+    assert game.state["hand"]["went_out"] == "Ana"
+    assert game.state["players"][1]["held"] == 1
+    body = game.act("end_hand", expect=422, remaining={"Ben": 10})
+    assert body["error"] == {
+        "code": "report_too_many",
+        "rule": "R14",
+        "message": "Ben holds 1 tile; one unplayed tile has at most 9 pips",
+    }
+    body = game.act("end_hand", expect=422, remaining={"Ben": ["6-6"]})
+    assert body["error"]["code"] == "report_tile_played"
+    body = game.act("end_hand", expect=422, remaining={"Zed": 3})
+    assert body["error"]["code"] == "bad_player"
+    assert game.fetch()["status"] == "hand_over"
+    body = game.act("end_hand", remaining={"Ben": ["3-3"]})
+    assert body["outcome"]["message"] == "Hand 1 settled: Ana +0, Ben -5"
+    assert game.state["status"] == "awaiting_start"
+    assert game.state["next_leader"] == "Ana"  # R3: who went out leads
+    assert game.state["hands"][0]["rounded"] == {"Ana": 0, "Ben": 5}
+    body = game.act("start_hand", expect=422, starter="Ben")
+    assert body["error"]["code"] == "wrong_leader"
+    body = game.act("undo")
+    assert game.state["status"] == "hand_over"
+    assert game.state["seq"] == 12
+
+
+def test_immediate_finish_names_the_winner(client: FlaskClient) -> None:
+    game = ApiTable(client, ["Ana", "Ben"], rules={"target": 10})
+    game.act("start_hand", starter="Ben")
+    game.act("play", tile="5-5")
+    assert game.state["status"] == "game_over"
+    assert game.state["winner"] == "Ben"
+    body = game.act("play", expect=422, tile="5-0")
+    assert body["error"]["code"] == "game_over"
