@@ -47,6 +47,10 @@ class Tile:
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("tiles are immutable")
 
+    def __reduce__(self) -> tuple[type[Tile], tuple[int, int]]:
+        # copy, deepcopy and pickle would otherwise restore the slots through __setattr__.
+        return (Tile, (self.a, self.b))
+
     @classmethod
     def parse(cls, text: str) -> Tile:
         """Read ``"6-4"``, ``"6|4"`` or ``"64"``; raise :class:`NotationError` otherwise."""
