@@ -1,0 +1,79 @@
+"""Browser tests: the real app on a local port, driven by Playwright in Debian's Chromium.
+
+Without Chromium these tests skip with a loud reason; under ``CI`` they fail instead, so a
+green CI run always means the browser tests ran.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import threading
+from collections.abc import Iterator
+
+import pytest
+from werkzeug.serving import make_server
+
+from webapp import create_app
+
+CHROMIUM_FLAGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+PHONE = {"width": 390, "height": 844}
+
+
+def _chromium() -> str | None:
+    for candidate in (os.environ.get("CHROMIUM"), "/usr/bin/chromium", shutil.which("chromium")):
+        if candidate and os.path.exists(candidate):
+            return candidate
+    return None
+
+
+def _missing(reason: str) -> None:
+    if os.environ.get("CI"):
+        pytest.fail(f"CI needs the browser tests: {reason}", pytrace=False)
+    # -ra in pytest's options lists this reason in the run's closing summary.
+    pytest.skip(f"BROWSER TESTS SKIPPED: {reason} (apt-get install -y chromium)")
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[object]:
+    executable = _chromium()
+    if executable is None:
+        _missing("no Chromium found at /usr/bin/chromium")
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        _missing("the playwright package is not installed")
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=executable, args=CHROMIUM_FLAGS)
+        yield launched
+        launched.close()
+
+
+@pytest.fixture
+def live_server(tmp_path) -> Iterator[str]:
+    """The app on 127.0.0.1 with its own database; yields its base URL."""
+    app = create_app(
+        {"TESTING": True, "DATABASE": str(tmp_path / "browser.sqlite3"), "SECRET_KEY": "test"}
+    )
+    server = make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_port}"
+    server.shutdown()
+    thread.join(timeout=5)
+
+
+@pytest.fixture
+def page(browser, live_server):  # type: ignore[no-untyped-def]
+    context = browser.new_context(viewport=PHONE, device_scale_factor=2, has_touch=True)
+    tab = context.new_page()
+    tab.set_default_timeout(10_000)
+    yield tab
+    context.close()
