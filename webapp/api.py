@@ -8,7 +8,7 @@ from flask import Blueprint, abort, jsonify, request
 from flask.typing import ResponseReturnValue
 
 from . import present
-from .games import create_game, store
+from .games import create_game, remember, store
 from .rules import RuleError, from_dict
 from .store import Snapshot
 
@@ -32,6 +32,20 @@ def create() -> ResponseReturnValue:
         raise RuleError("bad_rules", 'rules must be an object such as {"preset": "seed"}')
     snapshot = create_game(body.get("players"), body.get("partnership", False), rules)
     return jsonify(present.game_data(snapshot)), 201
+
+
+@bp.post("/games/import")
+def import_game() -> ResponseReturnValue:
+    snapshot = store().import_game(_body())
+    remember(snapshot.id)
+    return jsonify(present.game_data(snapshot)), 201
+
+
+@bp.get("/games/<game_id>/export")
+def export(game_id: str) -> ResponseReturnValue:
+    response = jsonify(store().export(game_id))
+    response.headers["Content-Disposition"] = f'attachment; filename="allfives-{game_id}.json"'
+    return response
 
 
 @bp.get("/games/<game_id>")

@@ -40,9 +40,10 @@ def make_engine(url: str, immediate: bool = False) -> Engine:
         return create_engine(url, pool_pre_ping=True)
     engine = create_engine(url, connect_args={"timeout": 30, "check_same_thread": False})
     event.listen(engine, "connect", _tune_sqlite)
-    if immediate:
-        event.listen(engine, "connect", _driver_autocommit)
-        event.listen(engine, "begin", lambda conn: conn.exec_driver_sql("BEGIN IMMEDIATE"))
+    event.listen(engine, "connect", _driver_autocommit)
+    # Every transaction, reads included, sees one consistent snapshot of the database.
+    begin = "BEGIN IMMEDIATE" if immediate else "BEGIN"
+    event.listen(engine, "begin", lambda conn: conn.exec_driver_sql(begin))
     return engine
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import secrets
 import threading
 from collections import OrderedDict
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -22,9 +22,11 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
 from .models import Event, Game, utcnow
-from .rules import Action, GameState, Options, Outcome, from_dict, to_dict
+from .rules import Action, BadOptions, GameState, Options, Outcome, from_dict, to_dict
 
 CACHE_SIZE = 1024
+EXPORT_FORMAT = "allfives-game/1"
+MAX_IMPORTED_ACTIONS = 10_000
 
 
 class GameNotFound(LookupError):
@@ -68,9 +70,13 @@ def options_to_dict(options: Options) -> dict[str, Any]:
 
 
 def options_from_dict(stored: dict[str, Any]) -> Options:
-    rules = dict(stored.get("rules", {}))
+    rules = stored.get("rules") or {}
+    players = stored.get("players")
+    if not isinstance(rules, dict) or not isinstance(players, list):
+        raise BadOptions("options", "players must be a list of names and rules an object")
+    rules = dict(rules)
     preset = str(rules.pop("preset", "seed"))
-    return Options.make(stored["players"], bool(stored.get("partnership")), preset, **rules)
+    return Options.make(players, bool(stored.get("partnership")), preset, **rules)
 
 
 def new_id() -> str:
@@ -133,21 +139,53 @@ class Store:
 
     # --- writing -------------------------------------------------------------------------------
 
-    def create(self, options: Options) -> Snapshot:
+    def create(self, options: Options, actions: Sequence[Action] = ()) -> Snapshot:
+        """A new game; with ``actions``, an imported one (each checked by the rules)."""
+        state = GameState.new(options)
+        for action in actions:
+            state, _ = state.apply(action)
         now = utcnow()
         game = Game(
             id=new_id(),
             view_id=new_id(),
             options=options_to_dict(options),
-            seq=0,
+            seq=len(actions),
             created_at=now,
             updated_at=now,
         )
         with self._writes.begin() as session:
             session.add(game)
-        state = GameState.new(options)
-        self._remember(game.id, 0, state)
-        return Snapshot(game.id, game.view_id, 0, state, now, now)
+            session.flush()
+            for seq, action in enumerate(actions, start=1):
+                session.add(Event(game_id=game.id, seq=seq, action=to_dict(action), created_at=now))
+        self._remember(game.id, len(actions), state)
+        return Snapshot(game.id, game.view_id, len(actions), state, now, now)
+
+    def export(self, game_id: str) -> dict[str, Any]:
+        """The game as portable data: its options and its whole action log."""
+        with self._reads() as session:
+            game = self._game(session, game_id)
+            actions = session.scalars(
+                select(Event.action).where(Event.game_id == game_id).order_by(Event.seq)
+            ).all()
+            return {
+                "format": EXPORT_FORMAT,
+                **game.options,
+                "created_at": game.created_at.isoformat(timespec="seconds") + "Z",
+                "actions": list(actions),
+            }
+
+    def import_game(self, exported: dict[str, Any]) -> Snapshot:
+        """A new game identical to an exported one (new ids); refused if any action is."""
+        if not isinstance(exported, dict) or exported.get("format") != EXPORT_FORMAT:
+            raise BadOptions(
+                "import_format", f"not an exported game: format must be {EXPORT_FORMAT!r}"
+            )
+        options = options_from_dict(exported)
+        stored = exported.get("actions", [])
+        if not isinstance(stored, list) or len(stored) > MAX_IMPORTED_ACTIONS:
+            raise BadOptions("import_actions", "actions must be a list of at most 10000 actions")
+        return self.create(options, [from_dict(action) for action in stored])
 
     def apply(self, game_id: str, seq: int | None, action: Action) -> tuple[Snapshot, Outcome]:
         """Apply ``action`` if the game is still at revision ``seq``; exactly once, or not at all.
@@ -160,7 +198,7 @@ class Store:
                 game = self._game(session, game_id, lock=True)
                 if seq != game.seq:
                     raise StaleRevision(self._snapshot(session, game), seq)
-                state = self._state(session, game)
+                _, state = self._state(session, game)
                 action = state.resolve(action)
                 new_state, outcome = state.apply(action)
                 now = utcnow()
@@ -192,29 +230,33 @@ class Store:
         return game
 
     def _snapshot(self, session: Session, game: Game) -> Snapshot:
-        state = self._state(session, game)
-        return Snapshot(game.id, game.view_id, game.seq, state, game.created_at, game.updated_at)
+        seq, state = self._state(session, game)
+        return Snapshot(game.id, game.view_id, seq, state, game.created_at, game.updated_at)
 
-    def _state(self, session: Session, game: Game) -> GameState:
+    def _state(self, session: Session, game: Game) -> tuple[int, GameState]:
+        """The game's state and the revision it is at, from the cache and the log.
+
+        The revision is the last event actually folded in, never a number read separately,
+        so a state can never be labelled with a revision it does not include.
+        """
         with self._lock:
             cached = self._cache.get(game.id)
             if cached is not None:
                 self._cache.move_to_end(game.id)
         if cached is not None and cached[0] == game.seq:
-            return cached[1]
-        state = GameState.new(options_from_dict(game.options))
-        start = 0
+            return cached
+        seq, state = 0, GameState.new(options_from_dict(game.options))
         if cached is not None and cached[0] < game.seq:
-            state, start = cached[1], cached[0]
-        rows = session.scalars(
-            select(Event.action)
-            .where(Event.game_id == game.id, Event.seq > start)
+            seq, state = cached
+        rows = session.execute(
+            select(Event.seq, Event.action)
+            .where(Event.game_id == game.id, Event.seq > seq)
             .order_by(Event.seq)
         )
-        for stored in rows:
+        for seq, stored in rows:
             state, _ = state.apply(from_dict(stored))
-        self._remember(game.id, game.seq, state)
-        return state
+        self._remember(game.id, seq, state)
+        return seq, state
 
     def _remember(self, game_id: str, seq: int, state: GameState) -> None:
         with self._lock:

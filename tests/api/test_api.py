@@ -253,3 +253,38 @@ def test_immediate_finish_names_the_winner(client: FlaskClient) -> None:
     assert game.state["winner"] == "Ben"
     body = game.act("play", expect=422, tile="5-0")
     assert body["error"]["code"] == "game_over"
+
+
+def test_export_then_import_gives_an_identical_game(client: FlaskClient, table: ApiTable) -> None:
+    table.act("start_hand", starter="Cy")
+    for tile, end in [("5-5", None), ("5-3", "left"), ("5-2", "right"), ("5-0", "up")]:
+        table.act("play", tile=tile, end=end)
+    table.act("undo")
+    exported = client.get(f"/api/games/{table.id}/export")
+    assert exported.status_code == 200
+    assert exported.json["actions"][-1] == {"type": "undo"}
+    imported = client.post("/api/games/import", json=exported.json)
+    assert imported.status_code == 201
+    copy = imported.json
+    assert copy["id"] != table.id
+    original = table.fetch()
+    for key in ("seq", "status", "players", "hand", "rules", "target", "can_undo"):
+        assert copy[key] == original[key], key
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        {"format": "something-else"},
+        {"actions": [{"type": "play", "tile": "6-4"}]},  # no hand started
+        {"actions": "all of them"},
+        {"players": ["Solo"]},
+    ],
+)
+def test_import_refuses_what_is_not_a_valid_game(
+    client: FlaskClient, table: ApiTable, change: dict[str, Any]
+) -> None:
+    exported = client.get(f"/api/games/{table.id}/export").json
+    response = client.post("/api/games/import", json={**exported, **change})
+    assert response.status_code == 422
+    assert response.json["error"]["message"]

@@ -1,0 +1,46 @@
+"""Every acknowledged action survives the server being killed (SIGKILL) mid-load."""
+
+from __future__ import annotations
+
+import threading
+import time
+
+from tests.server.conftest import Server
+from tests.server.test_races import new_games, race
+
+KILLS = 3
+
+
+def test_acknowledged_actions_survive_kill_9(server: Server) -> None:
+    game_ids = new_games(server, 3)
+    acknowledged: list[tuple[str, int, dict]] = []
+    for _ in range(KILLS):
+        stop = threading.Event()
+        landed: list[list[tuple[str, int, dict]]] = []
+        load = threading.Thread(
+            target=lambda: landed.append(race(server, game_ids, 10_000, stop)), daemon=True
+        )
+        load.start()
+        time.sleep(1.5)
+        server.kill()  # mid-load: requests are in flight
+        stop.set()
+        load.join(timeout=60)
+        assert landed, "the load did not finish"
+        acknowledged += landed[0]
+        server.start()
+
+    assert len(acknowledged) >= 20, f"too little load to prove anything: {len(acknowledged)}"
+    logs = {}
+    for game_id in game_ids:
+        status, exported = server.call("GET", f"/api/games/{game_id}/export")
+        assert status == 200
+        logs[game_id] = exported["actions"]
+    for game_id, seq, action in acknowledged:
+        stored = logs[game_id][seq - 1]
+        assert stored["type"] == action["type"], (game_id, seq)
+        if action["type"] == "play":
+            assert stored["tile"] == action["tile"]
+    for game_id in game_ids:
+        status, state = server.call("GET", f"/api/games/{game_id}")
+        assert status == 200 and state["seq"] == len(logs[game_id])
+    print(f"crash: {KILLS} kills under load, {len(acknowledged)} acknowledged actions all kept")
