@@ -253,7 +253,7 @@ class Store:
             .where(Event.game_id == game.id, Event.seq > seq)
             .order_by(Event.seq)
         )
-        for seq, stored in rows:
+        for seq, stored in rows:  # noqa: B007 - the last seq read is the state's revision
             state, _ = state.apply(from_dict(stored))
         self._remember(game.id, seq, state)
         return seq, state

@@ -17,9 +17,11 @@ def test_acknowledged_actions_survive_kill_9(server: Server) -> None:
     for _ in range(KILLS):
         stop = threading.Event()
         landed: list[list[tuple[str, int, dict]]] = []
-        load = threading.Thread(
-            target=lambda: landed.append(race(server, game_ids, 10_000, stop)), daemon=True
-        )
+
+        def load_until_stopped(stop=stop, landed=landed) -> None:
+            landed.append(race(server, game_ids, 10_000, stop))
+
+        load = threading.Thread(target=load_until_stopped, daemon=True)
         load.start()
         time.sleep(1.5)
         server.kill()  # mid-load: requests are in flight

@@ -88,6 +88,7 @@ def test_racing_clients_lose_nothing_and_double_nothing(server: Server) -> None:
         seqs = sorted(per_game[game_id])
         assert seqs == list(range(1, len(seqs) + 1)), "each revision acknowledged exactly once"
         status, state = server.call("GET", f"/api/games/{game_id}")
+        assert status == 200
         assert state["seq"] == len(seqs), "every acknowledged action is in the log, no other"
         assert len(store.log(game_id)) == len(seqs)
         replayed = store.get(game_id).state  # a fresh store: rebuilt from the stored log
