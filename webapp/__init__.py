@@ -34,6 +34,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = os.environ.get("ALLFIVES_SECRET_KEY") or _instance_secret(app)
     url = database_url(app.config["DATABASE"] or str(Path(app.instance_path) / "allfives.sqlite3"))
+    app.config["DATABASE_URL"] = url
     app.extensions["allfives_store"] = open_store(url)
 
     from . import api, errors, pages

@@ -16,7 +16,12 @@ def main(argv: list[str] | None = None) -> int:
     serve.add_argument("--port", type=int, default=8000)
     serve.add_argument("--db", help="SQLite file path or SQLAlchemy URL")
     serve.add_argument("--threads", type=int, default=8)
+    backup = commands.add_parser("backup", help="write a consistent copy of the SQLite database")
+    backup.add_argument("destination", help="file to write the copy to")
+    backup.add_argument("--db", help="SQLite file path (default: the app's own)")
     args = parser.parse_args(argv)
+    if args.command == "backup":
+        return _backup(args.db, args.destination)
     return _serve(args.host, args.port, args.db, args.threads)
 
 
@@ -31,6 +36,37 @@ def _serve(host: str, port: int, db: str | None, threads: int) -> int:
     print(_qr(url))
     sys.stdout.flush()
     serve(app, host=host, port=port, threads=threads, ident="allfives")
+    return 0
+
+
+def _backup(db: str | None, destination: str) -> int:
+    """Copy the database with SQLite's online backup: consistent even while the app writes."""
+    import sqlite3
+    from pathlib import Path
+
+    from .db import database_url
+
+    if db is None:
+        from . import create_app
+
+        db = create_app().config["DATABASE_URL"]
+    url = database_url(db)
+    if not url.startswith("sqlite:///"):
+        print("backup copies SQLite databases; for PostgreSQL use pg_dump", file=sys.stderr)
+        return 2
+    source_path = Path(url.removeprefix("sqlite:///"))
+    if not source_path.exists():
+        print(f"no database at {source_path}", file=sys.stderr)
+        return 1
+    target = Path(destination)
+    if target.exists():
+        print(f"{target} exists already: choose a new file", file=sys.stderr)
+        return 1
+    with sqlite3.connect(source_path, timeout=30) as source, sqlite3.connect(target) as copy:
+        source.backup(copy)
+    source.close()
+    copy.close()
+    print(f"backed up {source_path} to {target}")
     return 0
 
 
