@@ -1,13 +1,452 @@
-"""The pages of the table app (HTML, htmx-enhanced)."""
+"""The pages of the table app: home, new game, rules, and the game screen with its actions.
+
+Every action is a real form POST carrying the game's ``seq``. Without JavaScript it redirects
+back to the game page (the outcome travels in the session); with htmx (``HX-Request``) the
+response is the ``#game`` region itself, already showing the outcome. Which tiles fit where,
+points, rounding and refusals all come from ``webapp.rules``.
+"""
 
 from __future__ import annotations
 
-from flask import Blueprint, render_template
+from datetime import UTC, datetime
+from typing import Any
+
+from flask import Blueprint, Response, redirect, render_template, request, session, url_for
 from flask.typing import ResponseReturnValue
 
+from . import present
+from .drawing import PICTURE_BOX, draw_layout, tile_picture
+from .games import create_game, recent_games, remember, store
+from .rules import (
+    DOUBLE_SIX,
+    Action,
+    Arm,
+    BadOptions,
+    Draw,
+    EndHand,
+    GameState,
+    IllegalAction,
+    ImpossibleReport,
+    Outcome,
+    Pass,
+    Play,
+    Report,
+    RuleError,
+    StartHand,
+    Status,
+    Tile,
+    Undo,
+)
+from .store import Snapshot, StaleRevision
+
 bp = Blueprint("pages", __name__)
+
+PICTURES = {str(tile): tile_picture(tile) for tile in DOUBLE_SIX}
+DEFAULT_NAME_FIELDS = 3
+
+
+def is_htmx() -> bool:
+    """The one place that tells an htmx request from a plain one."""
+    return request.headers.get("HX-Request") == "true"
+
+
+@bp.after_request
+def _vary(response: Response) -> Response:
+    response.vary.add("HX-Request")
+    return response
+
+
+# Globals rather than context: the tile macros are imported without the template's context.
+bp.record_once(
+    lambda state: state.app.jinja_env.globals.update(pictures=PICTURES, picture_box=PICTURE_BOX)
+)
+
+
+# --- home, rules ------------------------------------------------------------------------------
 
 
 @bp.get("/")
 def home() -> ResponseReturnValue:
-    return render_template("error.html", title="All Fives", message="Coming soon")
+    games = [_summary(snapshot) for snapshot in recent_games()]
+    return render_template("home.html", games=games)
+
+
+@bp.get("/rules")
+def rules() -> ResponseReturnValue:
+    return render_template("rules.html")
+
+
+def _summary(snapshot: Snapshot) -> dict[str, Any]:
+    state = snapshot.state
+    options = state.options
+    sides = [
+        {"name": options.side_name(side), "score": score, "won": side == state.winner}
+        for side, score in enumerate(state.scores)
+    ]
+    if state.status is Status.GAME_OVER:
+        status = "Finished"
+    elif state.hand_number == 0:
+        status = "Not started"
+    else:
+        status = f"Hand {state.hand_number}"
+    return {"id": snapshot.id, "sides": sides, "status": status, "when": _ago(snapshot.updated_at)}
+
+
+def _ago(when: datetime) -> str:
+    seconds = (datetime.now(UTC).replace(tzinfo=None) - when).total_seconds()
+    if seconds < 60:
+        return "just now"
+    for size, unit in ((86400, "day"), (3600, "hour"), (60, "minute")):
+        if seconds >= size:
+            count = int(seconds // size)
+            return f"{count} {unit}{'s' if count > 1 else ''} ago"
+    return ""
+
+
+# --- new game ----------------------------------------------------------------------------------
+
+
+@bp.get("/new")
+def new_game() -> ResponseReturnValue:
+    return render_template("new.html", form=_new_form({}))
+
+
+@bp.post("/new")
+def create() -> ResponseReturnValue:
+    form = _new_form(request.form)
+    resize = request.form.get("resize")
+    if resize in ("add", "remove"):
+        return render_template("new.html", form=form)
+    players = [name for name in form["names"] if name.strip()]
+    rules = {"preset": form["preset"]}
+    rules.update({name: form[name] for name in ("deal", "target", "settlement", "finish")})
+    try:
+        snapshot = create_game(players, form["partnership"], _chosen(rules))
+    except BadOptions as refusal:
+        return render_template("new.html", form=form, error=refusal.message), 422
+    return redirect(url_for(".game", game_id=snapshot.id), 303)
+
+
+def _chosen(rules: dict[str, str]) -> dict[str, str]:
+    """Blank options mean "as the preset says"."""
+    return {name: value.strip() for name, value in rules.items() if value and value.strip()}
+
+
+def _new_form(source: Any) -> dict[str, Any]:
+    names = [str(name)[:40] for name in source.getlist("name")] if source else []
+    count = len(names) or DEFAULT_NAME_FIELDS
+    resize = source.get("resize") if source else None
+    if resize == "add":
+        count = min(4, count + 1)
+    elif resize == "remove":
+        count = max(2, count - 1)
+    names = (names + [""] * count)[:count]
+    get = source.get if source else (lambda _name, default="": default)
+    return {
+        "names": names,
+        "partnership": bool(get("partnership", "")),
+        "preset": get("preset", "seed") or "seed",
+        "deal": get("deal", ""),
+        "target": get("target", "").strip()[:6],
+        "settlement": get("settlement", ""),
+        "finish": get("finish", ""),
+    }
+
+
+# --- the game screen ---------------------------------------------------------------------------
+
+
+@bp.get("/g/<game_id>")
+def game(game_id: str) -> ResponseReturnValue:
+    snapshot = store().get(game_id)
+    remember(game_id)
+    notice = session.pop("notice", None)
+    return _render(snapshot, notice)
+
+
+@bp.post("/g/<game_id>/play")
+def play(game_id: str) -> ResponseReturnValue:
+    snapshot = store().get(game_id)
+    state = snapshot.state
+    seq = _seq()
+    try:
+        tile = Tile.parse(request.form.get("tile", ""))
+        end = request.form.get("end", "").strip()
+        if end:
+            return _apply(snapshot, seq, Play(tile, Arm.parse(end)))
+        places = state.placements(tile)
+        if not places:
+            raise state.why_not(tile) or IllegalAction("no_match", f"{tile} cannot be played now")
+        if len(places) > 1:
+            if seq != snapshot.seq:
+                return _stale(StaleRevision(snapshot, seq))
+            return _render(snapshot, choice={"tile": str(tile), "places": places})
+        return _apply(snapshot, seq, Play(tile, places[0].arm))
+    except RuleError as refusal:
+        return _refused(snapshot, refusal)
+
+
+@bp.post("/g/<game_id>/draw")
+def draw(game_id: str) -> ResponseReturnValue:
+    count = request.form.get("count", "1").strip()
+    action: Action | RuleError = (
+        Draw(int(count))
+        if count.isdigit() and int(count) > 0
+        else IllegalAction("bad_draw", "draw a whole number of tiles, 1 or more", "R6")
+    )
+    return _act(game_id, action)
+
+
+@bp.post("/g/<game_id>/pass")
+def pass_turn(game_id: str) -> ResponseReturnValue:
+    return _act(game_id, Pass())
+
+
+@bp.post("/g/<game_id>/undo")
+def undo(game_id: str) -> ResponseReturnValue:
+    return _act(game_id, Undo())
+
+
+@bp.post("/g/<game_id>/start")
+def start(game_id: str) -> ResponseReturnValue:
+    leader = request.form.get("leader", "").strip()
+    return _act(game_id, StartHand(int(leader) if leader.isdigit() else None))
+
+
+@bp.post("/g/<game_id>/settle")
+def settle(game_id: str) -> ResponseReturnValue:
+    snapshot = store().get(game_id)
+    state = snapshot.state
+    seq = _seq()
+    entered = _settle_form(state)
+    try:
+        action = EndHand.of(_reports(state, entered))
+        if request.form.get("step") != "confirm":
+            if seq != snapshot.seq:
+                return _stale(StaleRevision(snapshot, seq))
+            after, outcome = state.apply(action)
+            preview = _preview(state, after, outcome)
+            return _render(snapshot, settle={"entered": entered, "preview": preview})
+        return _apply(snapshot, seq, action)
+    except RuleError as refusal:
+        return _refused(snapshot, refusal, settle={"entered": entered, "preview": None})
+
+
+@bp.post("/g/<game_id>/again")
+def again(game_id: str) -> ResponseReturnValue:
+    options = store().get(game_id).state.options
+    snapshot = create_game(list(options.players), options.partnership, options.rules_dict())
+    return redirect(url_for(".game", game_id=snapshot.id), 303)
+
+
+# --- doing an action ---------------------------------------------------------------------------
+
+
+def _seq() -> int | None:
+    return request.form.get("seq", type=int)
+
+
+def _act(game_id: str, action: Action | RuleError) -> ResponseReturnValue:
+    snapshot = store().get(game_id)
+    if isinstance(action, RuleError):
+        return _refused(snapshot, action)
+    try:
+        return _apply(snapshot, _seq(), action)
+    except RuleError as refusal:
+        return _refused(snapshot, refusal)
+
+
+def _apply(snapshot: Snapshot, seq: int | None, action: Action) -> ResponseReturnValue:
+    """Store ``action``; then show the game with its outcome (redirect-after-POST without JS)."""
+    try:
+        after, outcome = store().apply(snapshot.id, seq, action)
+    except StaleRevision as stale:
+        return _stale(stale)
+    notice = _outcome_notice(after.state, outcome)
+    if is_htmx():
+        return _render(after, notice)
+    session["notice"] = notice
+    return redirect(url_for(".game", game_id=snapshot.id), 303)
+
+
+def _stale(stale: StaleRevision) -> ResponseReturnValue:
+    notice = {"tone": "stale", "text": stale.message}
+    return _render(stale.current, notice, status=409)
+
+
+def _refused(
+    snapshot: Snapshot, refusal: RuleError, settle: dict[str, Any] | None = None
+) -> ResponseReturnValue:
+    current = store().get(snapshot.id)
+    text = refusal.message[:1].upper() + refusal.message[1:]
+    notice = {"tone": "refused", "text": text, "rule": refusal.rule}
+    return _render(current, notice, status=422, settle=settle)
+
+
+def _outcome_notice(state: GameState, outcome: Outcome) -> dict[str, Any]:
+    who = state.name(outcome.seat) if outcome.seat is not None else None
+    return {
+        "tone": "scored" if outcome.points else "ok",
+        "text": outcome.message,
+        "points": outcome.points,
+        "who": who,
+        "next": outcome.next,
+    }
+
+
+# --- settling a hand ---------------------------------------------------------------------------
+
+
+def _settle_form(state: GameState) -> dict[int, dict[str, Any]]:
+    """What was entered for each seat still holding tiles: pips typed, or tiles tapped."""
+    hand = state.hand
+    if hand is None or state.status is not Status.HAND_OVER:
+        return {}
+    return {
+        seat: {
+            "pips": request.form.get(f"pips_{seat}", "").strip()[:4],
+            "tiles": [t[:5] for t in request.form.getlist(f"tiles_{seat}")][:28],
+        }
+        for seat, held in enumerate(hand.held)
+        if held
+    }
+
+
+def _reports(state: GameState, entered: dict[int, dict[str, Any]]) -> dict[int, Report | Any]:
+    reports: dict[int, Any] = {}
+    for seat, values in entered.items():
+        if values["tiles"]:
+            reports[seat] = [Tile.parse(text) for text in values["tiles"]]
+        elif values["pips"].isdigit():
+            reports[seat] = int(values["pips"])
+        elif values["pips"]:
+            raise ImpossibleReport(
+                "report_pips", f"{state.name(seat)}'s pips must be a whole number, 0 or more", "R14"
+            )
+    return reports
+
+
+def _preview(before: GameState, after: GameState, outcome: Outcome) -> dict[str, Any]:
+    """The settlement as the rules computed it, before it is stored."""
+    result = outcome.result
+    assert result is not None
+    options = before.options
+    players = [
+        {"name": name, "pips": result.pips[seat], "rounded": result.rounded[seat]}
+        for seat, name in enumerate(options.players)
+    ]
+    sides = [
+        {
+            "name": options.side_name(side),
+            "before": before.scores[side],
+            "change": result.settled[side],
+            "after": result.scores[side],
+        }
+        for side in range(options.side_count)
+    ]
+    return {"players": players, "sides": sides, "next": outcome.next, "over": after.winner}
+
+
+# --- rendering ---------------------------------------------------------------------------------
+
+
+def _render(
+    snapshot: Snapshot,
+    notice: dict[str, Any] | None = None,
+    status: int = 200,
+    choice: dict[str, Any] | None = None,
+    settle: dict[str, Any] | None = None,
+) -> ResponseReturnValue:
+    template = "_game.html" if is_htmx() else "game.html"
+    context = _game_context(snapshot, notice, choice, settle)
+    return render_template(template, **context), status
+
+
+def _game_context(
+    snapshot: Snapshot,
+    notice: dict[str, Any] | None,
+    choice: dict[str, Any] | None,
+    settle: dict[str, Any] | None,
+) -> dict[str, Any]:
+    state = snapshot.state
+    hand = state.hand
+    last = None
+    if hand and hand.moves and hand.moves[-1].kind == "play":
+        last = hand.moves[-1].tile
+    return {
+        "snap": snapshot,
+        "state": state,
+        "game": present.game_data(snapshot),
+        "status": state.status.value,
+        "sides": _sides(state),
+        "hints": present.tile_hints(state),
+        "drawing": draw_layout(hand.layout, last) if hand else None,
+        "ends": list(hand.layout.open_ends.items()) if hand else [],
+        "log": _log(state),
+        "notice": notice,
+        "choice": choice,
+        "settle": settle or {"entered": {}, "preview": None},
+        "holding": [seat for seat, held in enumerate(hand.held) if held] if hand else [],
+        "unplayed": [str(tile) for tile in hand.unplayed] if hand else [],
+        "draw_max": min(hand.boneyard, 28) if hand else 0,
+    }
+
+
+def _sides(state: GameState) -> list[dict[str, Any]]:
+    """One scoreboard row per player, or per team in partnership."""
+    options = state.options
+    hand = state.hand
+    turn = state.turn
+    sides = []
+    for side, score in enumerate(state.scores):
+        seats = options.seats_of(side)
+        sides.append(
+            {
+                "name": options.side_name(side),
+                "score": score,
+                "progress": min(max(score, 0), options.goal),
+                "turn": turn in seats,
+                "won": state.winner == side,
+                "players": [
+                    {
+                        "name": options.players[seat],
+                        "held": hand.held[seat] if hand else None,
+                        "turn": seat == turn,
+                    }
+                    for seat in seats
+                ],
+            }
+        )
+    return sides
+
+
+def _log(state: GameState) -> list[dict[str, Any]]:
+    """Every action still in effect, grouped by hand, newest hand first (undone ones are gone).
+
+    Each state remembers the one before it and the action that made it, in words."""
+    entries = []
+    current = state
+    while current.previous is not None:
+        before = current.previous
+        entry: dict[str, Any] = {"text": current.done, "points": 0, "kind": "info"}
+        hand, earlier = current.hand, before.hand
+        if len(current.results) > len(before.results):
+            entry["kind"] = "settle"
+        elif hand and earlier is not None and earlier.number == hand.number:
+            if len(hand.moves) > len(earlier.moves):
+                move = hand.moves[-1]
+                entry.update(kind=move.kind, points=move.points, who=state.name(move.seat))
+        else:
+            entry["kind"] = "start"
+        entry["hand"] = hand.number if hand else 0
+        entries.append(entry)
+        current = before
+    entries.reverse()
+    hands: dict[int, list[dict[str, Any]]] = {}
+    for entry in entries:
+        hands.setdefault(entry["hand"], []).append(entry)
+    results = {result.number: result for result in state.results}
+    return [
+        {"number": number, "entries": found, "result": results.get(number)}
+        for number, found in sorted(hands.items(), reverse=True)
+    ]

@@ -1,0 +1,221 @@
+"""Screenshots of every screen at 390×844, for a person to look at (not a test).
+
+    python3 tests/web/screens.py [OUTDIR]      # default /tmp/screens
+
+Starts the app on 127.0.0.1 with a temporary database, drives headless Chromium through
+Playwright as a player would (tapping tiles), and sets up the later screens through the JSON API.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import tempfile
+import threading
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+
+
+def serve(tmp: Path) -> tuple[str, Any]:
+    from werkzeug.serving import make_server
+
+    from webapp import create_app
+
+    app = create_app({"DATABASE": str(tmp / "screens.sqlite3"), "SECRET_KEY": "screens"})
+    server = make_server("127.0.0.1", 0, app, threaded=True)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return f"http://127.0.0.1:{server.server_port}", server
+
+
+def api(base: str, path: str, body: dict[str, Any] | None = None) -> dict[str, Any]:
+    data = json.dumps(body).encode() if body is not None else None
+    request = urllib.request.Request(
+        base + path, data=data, headers={"Content-Type": "application/json"}
+    )
+    with urllib.request.urlopen(request) as response:
+        found: dict[str, Any] = json.loads(response.read())
+        return found
+
+
+def act(base: str, game_id: str, **action: Any) -> dict[str, Any]:
+    seq = api(base, f"/api/games/{game_id}")["seq"]
+    return api(base, f"/api/games/{game_id}/actions", {"seq": seq, **action})["state"]
+
+
+def play_until(base: str, game_id: str, done: Any) -> None:
+    """Play the first tile that fits (preferring points) until ``done(state)``."""
+    from webapp.rules import DOUBLE_SIX
+
+    while True:
+        state = api(base, f"/api/games/{game_id}")
+        if done(state):
+            return
+        played = {t for arm in state["hand"]["layout"]["arms"].values() for t in arm}
+        if state["hand"]["layout"]["lead"]:
+            played.add(state["hand"]["layout"]["lead"])
+        ends = state["hand"]["ends"]
+        tried = False
+        for tile in sorted(DOUBLE_SIX, key=lambda t: -t.pips):
+            if str(tile) in played or str(tile.flipped()) in played:
+                continue
+            arms = [arm for arm, pip in ends.items() if tile.has(pip)] or (
+                [None] if not ends else []
+            )
+            if not arms:
+                continue
+            action: dict[str, Any] = {"type": "play", "tile": str(tile)}
+            if arms[0]:
+                action["end"] = arms[0]
+            act(base, game_id, **action)
+            tried = True
+            break
+        if not tried:
+            act(base, game_id, type="draw" if state["can_draw"] else "pass")
+
+
+def settle_with_tiles(base: str, game_id: str) -> None:
+    """End the hand, handing each player the lowest unplayed tiles (always a possible report)."""
+    from webapp.rules import DOUBLE_SIX
+
+    state = api(base, f"/api/games/{game_id}")
+    layout = state["hand"]["layout"]
+    played = {str(t) for arm in layout["arms"].values() for t in arm} | {layout["lead"]}
+    free = [
+        t for t in reversed(DOUBLE_SIX) if str(t) not in played and str(t.flipped()) not in played
+    ]
+    remaining = {}
+    for player in state["players"]:
+        if player["held"]:
+            remaining[player["name"]] = [str(t) for t in free[: player["held"]]]
+            free = free[player["held"] :]
+    act(base, game_id, type="end_hand", remaining=remaining)
+
+
+def main(outdir: str = "/tmp/screens") -> None:
+    from playwright.sync_api import sync_playwright
+
+    out = Path(outdir)
+    out.mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp())
+    base, server = serve(tmp)
+    try:
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS)
+            page = browser.new_page(viewport={"width": 390, "height": 844}, device_scale_factor=2)
+
+            def shot(name: str, full: bool = False) -> None:
+                page.wait_for_timeout(150)
+                page.screenshot(path=str(out / f"{name}.png"), full_page=full)
+                print("saved", out / f"{name}.png")
+
+            def tap(name: str) -> None:
+                """Tap a button that posts through htmx, and wait for the swap."""
+                with page.expect_response(lambda r: r.request.method == "POST"):
+                    page.get_by_role("button", name=name, exact=True).click()
+                page.wait_for_timeout(100)
+
+            page.goto(base + "/")
+            shot("01-home-empty")
+            page.goto(base + "/new")
+            shot("02-new-game")
+            page.get_by_role("button", name="+ Add player").click()
+            page.locator("input[name=name]").nth(0).fill("Ana")
+            page.locator("input[name=name]").nth(1).fill("Ben")
+            page.locator("input[name=name]").nth(2).fill("Cy")
+            page.get_by_text("More options").click()
+            shot("03-new-game-options", full=True)
+            page.get_by_role("button", name="Start game").click()
+            shot("04-awaiting-start")
+            page.get_by_role("button", name="Ana leads").click()
+            shot("05-before-lead")
+            for tile in ("3-2", "2-2", "6-2", "4-2"):
+                tap(tile)
+            shot("06-choice")
+            page.get_by_role("button", name="Up").click()
+            page.wait_for_timeout(300)
+            for tile in ("3-1", "6-6", "4-4", "5-2", "1-0"):
+                tap(tile)
+            shot("07-mid-hand")
+            shot("07b-mid-hand-full", full=True)
+            page.locator("#board").screenshot(path=str(out / "07c-board.png"))
+            tap("3-3")
+            shot("08-refusal")
+            page.locator("#log summary").click()
+            shot("09-log", full=True)
+
+            # A two-player game with small hands, played through the API to a hand's end.
+            game = api(
+                base,
+                "/api/games",
+                {"players": ["Ana", "Ben"], "rules": {"deal": "5", "target": 60}},
+            )
+            gid = game["id"]
+            act(base, gid, type="start_hand", starter="Ana")
+            play_until(base, gid, lambda s: s["status"] != "playing")
+            page.goto(f"{base}/g/{gid}")
+            shot("10-hand-over", full=True)
+            state = api(base, f"/api/games/{gid}")
+            holders = [p for p in state["players"] if p["held"]]
+            for player in holders:
+                page.get_by_label("Pips").nth(holders.index(player)).fill("13")
+            page.get_by_role("button", name="Check the scores").click()
+            shot("11-settle-refused-or-preview", full=True)
+            # Pips that the rules accept: the smallest the held count allows is always possible.
+            for index, player in enumerate(holders):
+                page.get_by_label("Pips").nth(index).fill(str(3 * player["held"]))
+            page.get_by_role("button", name="Check the scores").click()
+            shot("12-settle-preview", full=True)
+            page.get_by_role("button", name="Confirm and settle").click()
+            shot("13-after-settle")
+
+            over = api(base, "/api/games", {"players": ["Ana", "Ben"], "rules": {"target": 30}})
+            for _ in range(12):
+                state = api(base, f"/api/games/{over['id']}")
+                if state["status"] == "game_over":
+                    break
+                if state["status"] == "awaiting_start":
+                    act(base, over["id"], type="start_hand")
+                elif state["status"] == "hand_over":
+                    settle_with_tiles(base, over["id"])
+                else:
+                    play_until(base, over["id"], lambda s: s["status"] != "playing")
+            page.goto(f"{base}/g/{over['id']}")
+            shot("14-game-over", full=True)
+
+            team = api(
+                base,
+                "/api/games",
+                {"players": ["Ana", "Ben", "Cy", "Di"], "partnership": True},
+            )
+            act(base, team["id"], type="start_hand", starter="Cy")
+            for _ in range(9):
+                play_until(base, team["id"], lambda s, n=_: len(s["hand"]["moves"]) > n)
+            page.goto(f"{base}/g/{team['id']}")
+            shot("15-partnership")
+
+            page.goto(base + "/")
+            shot("16-home")
+            page.goto(base + "/rules#R10")
+            shot("17-rules")
+            page.goto(base + "/g/no-such-game")
+            shot("18-404")
+            page.set_viewport_size({"width": 844, "height": 390})
+            page.goto(f"{base}/g/{team['id']}")
+            shot("19-landscape")
+            browser.close()
+    finally:
+        server.shutdown()
+
+
+if __name__ == "__main__":
+    main(*sys.argv[1:2])

@@ -1,0 +1,267 @@
+"""Geometry of dominoes for the server-rendered SVG: the layout on the table and single tiles.
+
+Nothing here decides a rule. The layout's arms, spinner and open ends come from
+``webapp.rules.Layout``; this module only decides where each tile is drawn.
+
+The layout is drawn as a pinwheel around its centre tile (the spinner, or the lead when there
+is no spinner): the line runs west and east from it, the spinner's arms north and south. So that
+it stays legible on a phone, each of those four chains turns a corner once it is a few tiles long
+(west turns north, north turns east, east turns south, south turns west), which keeps the chains
+apart. Doubles are drawn crosswise (R8).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .rules import Arm, Layout, Tile
+
+UNIT = 20  # SVG units per half-tile square
+GAP = 0.6  # SVG units of table showing between touching tiles
+LINE_REACH = 7  # half-tiles from the centre tile before the west/east line turns a corner
+ARM_REACH = 5  # half-tiles from the spinner before the up/down arms turn a corner
+MIN_WIDTH = 14  # half-tiles: a short layout is not blown up to fill the screen
+MIN_HEIGHT = 5
+
+# Where the pips sit in one square half, as fractions of its side.
+_SPOTS: dict[int, tuple[tuple[float, float], ...]] = {
+    0: (),
+    1: ((0.5, 0.5),),
+    2: ((0.27, 0.27), (0.73, 0.73)),
+    3: ((0.25, 0.25), (0.5, 0.5), (0.75, 0.75)),
+    4: ((0.27, 0.27), (0.73, 0.27), (0.27, 0.73), (0.73, 0.73)),
+    5: ((0.25, 0.25), (0.75, 0.25), (0.5, 0.5), (0.25, 0.75), (0.75, 0.75)),
+}
+_SIX_TALL = ((0.28, 0.22), (0.28, 0.5), (0.28, 0.78), (0.72, 0.22), (0.72, 0.5), (0.72, 0.78))
+_SIX_WIDE = tuple((y, x) for x, y in _SIX_TALL)
+
+
+@dataclass(frozen=True, slots=True)
+class Piece:
+    """One domino as drawn: its box, the dividing line, and the centres of its pips."""
+
+    x: float
+    y: float
+    width: float
+    height: float
+    line: tuple[float, float, float, float]
+    pips: tuple[tuple[float, float], ...]
+    pip_radius: float
+    label: str
+    classes: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class EndMark:
+    """An open end of the layout: where to draw its marker and the pips it shows."""
+
+    arm: str
+    x: float
+    y: float
+    pip: int
+    radius: float
+
+
+@dataclass(slots=True)
+class Drawing:
+    pieces: list[Piece] = field(default_factory=list)
+    marks: list[EndMark] = field(default_factory=list)
+    box: tuple[float, float, float, float] = (0, 0, MIN_WIDTH * UNIT, MIN_HEIGHT * UNIT)
+
+    @property
+    def view_box(self) -> str:
+        return " ".join(f"{value:g}" for value in self.box)
+
+
+def domino(
+    x: float, y: float, first: int, second: int, tall: bool, unit: float = UNIT, classes: str = ""
+) -> Piece:
+    """A domino with its top-left corner at (x, y): ``first`` is the top (or left) half."""
+    width, height = (unit, 2 * unit) if tall else (2 * unit, unit)
+    pips: list[tuple[float, float]] = []
+    for half, value in enumerate((first, second)):
+        left = x + (0 if tall else half * unit)
+        top = y + (half * unit if tall else 0)
+        spots = _SPOTS.get(value) or ((_SIX_TALL if tall else _SIX_WIDE) if value == 6 else ())
+        pips.extend((round(left + sx * unit, 2), round(top + sy * unit, 2)) for sx, sy in spots)
+    if tall:
+        line = (x + unit * 0.18, y + unit, x + unit * 0.82, y + unit)
+    else:
+        line = (x + unit, y + unit * 0.18, x + unit, y + unit * 0.82)
+    return Piece(x, y, width, height, line, tuple(pips), unit * 0.095, f"{first}-{second}", classes)
+
+
+# --- the layout --------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class _Link:
+    """A tile in a chain walking away from the centre: ``near`` touches the previous tile."""
+
+    tile: Tile
+    near: int
+    far: int
+
+
+_WEST, _EAST, _NORTH, _SOUTH = (-1, 0), (1, 0), (0, -1), (0, 1)
+_TURN = {_WEST: _NORTH, _NORTH: _EAST, _EAST: _SOUTH, _SOUTH: _WEST}
+
+
+def draw_layout(layout: Layout, last: Tile | None = None) -> Drawing:
+    """Where every tile of ``layout`` goes, and a marker at each open end (R5, R8–R10)."""
+    drawing = Drawing()
+    if layout.lead is None:
+        return drawing
+    line, centre = _line(layout)
+    middle = line[centre]
+    spinner = layout.spinner
+    is_spinner = spinner is not None and middle.tile == spinner and middle.tile.is_double
+    half_w, half_h = (0.5, 1.0) if middle.tile.is_double else (1.0, 0.5)
+    boxes: list[tuple[float, float, float, float]] = []
+    corner = (-half_w, -half_h)
+    tall = middle.tile.is_double
+    _place(drawing, boxes, middle.tile, middle.near, middle.far, corner, tall, last, is_spinner)
+    west = [_Link(link.tile, link.far, link.near) for link in reversed(line[:centre])]
+    east = line[centre + 1 :]
+    chains: dict[Arm, tuple[list[_Link], tuple[int, int], float, float]] = {
+        Arm.LEFT: (west, _WEST, half_w, LINE_REACH),
+        Arm.RIGHT: (east, _EAST, half_w, LINE_REACH),
+    }
+    if is_spinner:
+        up = [_Link(t, t.a, t.b) for t in layout.arm(Arm.UP)]
+        down = [_Link(t, t.a, t.b) for t in layout.arm(Arm.DOWN)]
+        chains[Arm.UP] = (up, _NORTH, half_h, ARM_REACH)
+        chains[Arm.DOWN] = (down, _SOUTH, half_h, ARM_REACH)
+    ends = layout.open_ends
+    for arm, (links, heading, start, reach) in chains.items():
+        tip, direction = _walk(drawing, boxes, links, heading, start, reach, last, spinner)
+        if arm in ends:
+            radius = 0.42
+            x = tip[0] + direction[0] * (radius + 0.12)
+            y = tip[1] + direction[1] * (radius + 0.12)
+            drawing.marks.append(EndMark(arm.value, x * UNIT, y * UNIT, ends[arm], radius * UNIT))
+            boxes.append((x - radius, y - radius, x + radius, y + radius))
+    drawing.box = _frame(boxes)
+    return drawing
+
+
+def _line(layout: Layout) -> tuple[list[_Link], int]:
+    """The left/right line from west to east (``near`` on the west side), and its centre."""
+    assert layout.lead is not None
+    left = [_Link(t, t.b, t.a) for t in reversed(layout.arm(Arm.LEFT))]
+    right = [_Link(t, t.a, t.b) for t in layout.arm(Arm.RIGHT)]
+    line = [*left, _Link(layout.lead, layout.lead.a, layout.lead.b), *right]
+    centre = len(left)
+    if layout.spinner_arm is Arm.LEFT:
+        centre = len(left) - 1 - layout.spinner_index
+    elif layout.spinner_arm is Arm.RIGHT:
+        centre = len(left) + 1 + layout.spinner_index
+    return line, centre
+
+
+def _walk(
+    drawing: Drawing,
+    boxes: list[tuple[float, float, float, float]],
+    links: list[_Link],
+    heading: tuple[int, int],
+    start: float,
+    reach: float,
+    last: Tile | None,
+    spinner: Tile | None,
+) -> tuple[tuple[float, float], tuple[int, int]]:
+    """Lay ``links`` out from the centre tile, turning one corner; return the tip and heading."""
+    dx, dy = heading
+    centre_x, centre_y = 0.0, 0.0  # a point on the chain's centre line
+    run = start  # distance from the centre line's origin to the current edge, along heading
+    travelled = 0.0
+    turned = False
+    last_across = 0.5
+    for link in links:
+        length, across = (1.0, 2.0) if link.tile.is_double else (2.0, 1.0)
+        if not turned and travelled > 0 and travelled + length > reach:
+            # Turn: the new chain runs alongside the outer half of the tile just laid.
+            edge_x, edge_y = centre_x + dx * run, centre_y + dy * run
+            centre_x, centre_y = edge_x - dx * 0.5, edge_y - dy * 0.5
+            dx, dy = _TURN[(dx, dy)]
+            run = last_across / 2
+            turned = True
+        x0 = centre_x + dx * run
+        y0 = centre_y + dy * run
+        x1 = x0 + dx * length
+        y1 = y0 + dy * length
+        horizontal = dy == 0
+        if horizontal:
+            left, top = min(x0, x1), centre_y - across / 2
+        else:
+            left, top = centre_x - across / 2, min(y0, y1)
+        # The half nearer the previous tile shows ``near``.
+        first, second = (link.far, link.near) if dx + dy < 0 else (link.near, link.far)
+        tall = not horizontal if not link.tile.is_double else horizontal
+        is_spinner = spinner is not None and link.tile == spinner and link.tile.is_double
+        _place(drawing, boxes, link.tile, first, second, (left, top), tall, last, is_spinner)
+        run += length
+        travelled += length
+        last_across = across
+    return (centre_x + dx * run, centre_y + dy * run), (dx, dy)
+
+
+def _place(
+    drawing: Drawing,
+    boxes: list[tuple[float, float, float, float]],
+    tile: Tile,
+    first: int,
+    second: int,
+    corner: tuple[float, float],
+    tall: bool,
+    last: Tile | None,
+    is_spinner: bool,
+) -> None:
+    """Add one domino at ``corner`` (in half-tiles); ``tall`` matters only for the shape."""
+    left, top = corner
+    width, height = (1.0, 2.0) if tall else (2.0, 1.0)
+    classes = " ".join(name for name, on in (("spinner", is_spinner), ("last", tile == last)) if on)
+    inset = GAP / 2
+    piece = domino(left * UNIT, top * UNIT, first, second, tall, UNIT, classes)
+    drawing.pieces.append(
+        Piece(
+            piece.x + inset,
+            piece.y + inset,
+            piece.width - GAP,
+            piece.height - GAP,
+            piece.line,
+            piece.pips,
+            piece.pip_radius,
+            str(tile),
+            classes,
+        )
+    )
+    boxes.append((left, top, left + width, top + height))
+
+
+def _frame(boxes: list[tuple[float, float, float, float]]) -> tuple[float, float, float, float]:
+    """The view box around everything drawn, never smaller than the minimum."""
+    pad = 0.25
+    x0 = min(b[0] for b in boxes) - pad
+    y0 = min(b[1] for b in boxes) - pad
+    x1 = max(b[2] for b in boxes) + pad
+    y1 = max(b[3] for b in boxes) + pad
+    if x1 - x0 < MIN_WIDTH:
+        grow = (MIN_WIDTH - (x1 - x0)) / 2
+        x0, x1 = x0 - grow, x1 + grow
+    if y1 - y0 < MIN_HEIGHT:
+        grow = (MIN_HEIGHT - (y1 - y0)) / 2
+        y0, y1 = y0 - grow, y1 + grow
+    return (
+        round(x0 * UNIT, 2),
+        round(y0 * UNIT, 2),
+        round((x1 - x0) * UNIT, 2),
+        round((y1 - y0) * UNIT, 2),
+    )
+
+
+def tile_picture(tile: Tile) -> Piece:
+    """A single upright tile for the picker, high half on top (view box ``PICTURE_BOX``)."""
+    return domino(0, 0, tile.a, tile.b, True)
+
+
+PICTURE_BOX = f"-1 -1 {UNIT + 2} {2 * UNIT + 2}"
