@@ -90,10 +90,17 @@ class Store:
     def __init__(self, reader: Engine, writer: Engine | None = None) -> None:
         """``writer`` (default ``reader``) is the engine for transactions that change a game."""
         self.engine = reader
+        self._writer = writer
         self._reads = sessionmaker(reader, expire_on_commit=False)
         self._writes = sessionmaker(writer or reader, expire_on_commit=False)
         self._cache: OrderedDict[str, tuple[int, GameState]] = OrderedDict()
         self._lock = threading.Lock()
+
+    def close(self) -> None:
+        """Close every pooled connection (the app's end, or a test's)."""
+        self.engine.dispose()
+        if self._writer is not None:
+            self._writer.dispose()
 
     # --- reading -------------------------------------------------------------------------------
 

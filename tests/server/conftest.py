@@ -12,7 +12,6 @@ import time
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -27,8 +26,8 @@ def free_port() -> int:
 class Server:
     """One server process on a database file; can be killed with SIGKILL and started again."""
 
-    def __init__(self, db: Path) -> None:
-        self.db = db
+    def __init__(self, db: str) -> None:
+        self.db = db  # a SQLAlchemy URL
         self.port = free_port()
         self.process: subprocess.Popen[bytes] | None = None
 
@@ -93,8 +92,8 @@ class Server:
 
 
 @pytest.fixture
-def server(tmp_path: Path) -> Iterator[Server]:
-    running = Server(tmp_path / "server.sqlite3")
+def server(database_url: str) -> Iterator[Server]:
+    running = Server(database_url)
     running.start()
     yield running
     running.stop()

@@ -82,7 +82,7 @@ def test_racing_clients_lose_nothing_and_double_nothing(server: Server) -> None:
     per_game: dict[str, list[int]] = defaultdict(list)
     for game_id, seq, _ in acknowledged:
         per_game[game_id].append(seq)
-    store = open_store(f"sqlite:///{server.db}")
+    store = open_store(server.db)
     total = 0
     for game_id in game_ids:
         seqs = sorted(per_game[game_id])
@@ -98,5 +98,6 @@ def test_racing_clients_lose_nothing_and_double_nothing(server: Server) -> None:
         )
         assert replayed.status.value == state["status"]
         total += len(seqs)
+    store.close()
     assert total >= GAMES * 5, f"too few actions landed to prove anything: {total}"
     print(f"race: {GAMES} games × {CLIENTS_PER_GAME} clients × {ROUNDS} rounds, {total} accepted")
