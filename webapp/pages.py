@@ -169,6 +169,8 @@ def play(game_id: str) -> ResponseReturnValue:
     snapshot = store().get(game_id)
     state = snapshot.state
     seq = _seq()
+    if seq != snapshot.seq:  # a stale tap is about an earlier layout: say so before anything
+        return _stale(StaleRevision(snapshot, seq))
     try:
         tile = Tile.parse(request.form.get("tile", ""))
         end = request.form.get("end", "").strip()
@@ -178,8 +180,6 @@ def play(game_id: str) -> ResponseReturnValue:
         if not places:
             raise state.why_not(tile) or IllegalAction("no_match", f"{tile} cannot be played now")
         if len(places) > 1:
-            if seq != snapshot.seq:
-                return _stale(StaleRevision(snapshot, seq))
             return _render(snapshot, choice={"tile": str(tile), "places": places})
         return _apply(snapshot, seq, Play(tile, places[0].arm))
     except RuleError as refusal:
@@ -218,12 +218,12 @@ def settle(game_id: str) -> ResponseReturnValue:
     snapshot = store().get(game_id)
     state = snapshot.state
     seq = _seq()
+    if seq != snapshot.seq:
+        return _stale(StaleRevision(snapshot, seq))
     entered = _settle_form(state)
     try:
         action = EndHand.of(_reports(state, entered))
         if request.form.get("step") != "confirm":
-            if seq != snapshot.seq:
-                return _stale(StaleRevision(snapshot, seq))
             after, outcome = state.apply(action)
             preview = _preview(state, after, outcome)
             return _render(snapshot, settle={"entered": entered, "preview": preview})

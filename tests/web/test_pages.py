@@ -1,0 +1,454 @@
+"""The pages through Flask's test client: each flow, as the words a player sees."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+
+from webapp.rules import Status
+
+from .conftest import Table, text
+
+# --- home, rules, new game ------------------------------------------------------------------------
+
+
+def test_home_offers_a_new_game_and_the_rules(client: FlaskClient) -> None:
+    page = client.get("/")
+    assert page.status_code == 200
+    assert 'href="/new"' in page.text
+    assert 'href="/rules"' in page.text
+    assert "No games yet" in text(page)
+
+
+def test_rules_page_has_an_anchor_per_rule(client: FlaskClient) -> None:
+    page = client.get("/rules")
+    for rule in [f"R{n}" for n in range(1, 17)] + ["R13p"]:
+        assert f'id="{rule}"' in page.text
+    assert "Sides before ends" in text(page)
+
+
+def test_new_game_form_starts_with_three_name_fields(client: FlaskClient) -> None:
+    page = client.get("/new")
+    assert page.text.count('name="name"') == 3
+    assert "More options" in text(page)
+    assert "Start game" in text(page)
+
+
+@pytest.mark.parametrize(("resize", "fields"), [("add", 4), ("remove", 2)])
+def test_players_are_added_and_removed_without_javascript(
+    client: FlaskClient, resize: str, fields: int
+) -> None:
+    page = client.post("/new", data={"name": ["Ana", "Ben", "Cy"], "resize": resize})
+    assert page.status_code == 200
+    assert page.text.count('name="name"') == fields
+    assert 'value="Ana"' in page.text
+    assert 'value="Ben"' in page.text
+
+
+def test_names_then_start_is_all_a_table_needs(table: Table) -> None:
+    response = table.create("Ana", "Ben", "")
+    assert response.status_code == 303
+    page = table.client.get(response.location)
+    assert "Ana" in text(page) and "Ben" in text(page)
+    assert "Who leads hand 1?" in text(page)
+    assert table.state.options.goal == 250
+
+
+def test_options_under_the_disclosure_are_used(table: Table) -> None:
+    table.create("Ana", "Ben", "Cy", "Di", partnership="1", preset="pagat", deal="5", target="150")
+    options = table.state.options
+    assert options.partnership and options.preset == "pagat"
+    assert options.hand_size == 5 and options.goal == 150
+    assert options.settlement.value == "winner-takes"
+    assert "Ana & Cy" in text(table.page())
+
+
+@pytest.mark.parametrize(
+    ("names", "fields", "message"),
+    [
+        (["Ana", "", ""], {}, "played by 2, 3 or 4 players"),
+        (["Ana", "ana", ""], {}, "each player needs a different name"),
+        (["Ana", "Ben", "Cy"], {"partnership": "1"}, "partnerships need exactly 4 players"),
+        (["Ana", "Ben", ""], {"target": "3"}, "the target is a number of points"),
+    ],
+)
+def test_bad_options_keep_the_form_and_say_why(
+    table: Table, names: list[str], fields: dict[str, str], message: str
+) -> None:
+    page = table.create(*names, **fields)
+    assert page.status_code == 422
+    assert message.casefold() in text(page).casefold()
+    assert 'value="Ana"' in page.text
+    assert table.game_id == ""
+
+
+# --- this device's games --------------------------------------------------------------------------
+
+
+def test_home_lists_this_devices_games_only(app: Flask, table: Table) -> None:
+    table.create("Ana", "Ben", "")
+    home = text(table.client.get("/"))
+    assert "Ana 0" in home and "Not started" in home
+    other = app.test_client()
+    assert "Ana" not in text(other.get("/"))
+    other.get(table.url)  # opening a shared link remembers the game on that device too
+    assert "Ana" in text(other.get("/"))
+
+
+def test_a_missing_game_is_a_friendly_404(client: FlaskClient) -> None:
+    page = client.get("/g/no-such-game")
+    assert page.status_code == 404
+    assert "There is no game at this address" in text(page)
+    assert 'href="/new"' in page.text
+
+
+# --- starting a hand ------------------------------------------------------------------------------
+
+
+def test_first_hand_offers_each_leader_and_a_random_pick(table: Table) -> None:
+    table.create("Ana", "Ben", "")
+    page = text(table.page())
+    assert "Pick at random" in page
+    assert "Ana leads" in page and "Ben leads" in page
+    response = table.start(leader="1")
+    assert response.status_code == 303
+    page = text(table.page())
+    assert "Hand 1: Ben leads" in page
+    assert "Ben leads: tap the tile" in page
+
+
+def test_random_pick_starts_the_hand(table: Table) -> None:
+    table.create("Ana", "Ben", "Cy")
+    table.start(leader="random")
+    assert table.state.status is Status.PLAYING
+    assert re.search(r"Hand 1: (Ana|Ben|Cy) leads", text(table.page()))
+
+
+# --- playing tiles --------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def playing(table: Table) -> Table:
+    table.create("Ana", "Ben", "Cy")
+    table.start(leader="0")
+    return table
+
+
+def test_picker_shows_all_28_tiles_by_name(playing: Table) -> None:
+    page = playing.page().text
+    assert len(re.findall(r'aria-label="\d-\d"', page)) == 28
+    assert "disabled" not in page.split('id="picker"')[1].split("</section>")[0]
+
+
+def test_a_tile_that_fits_one_place_is_played_in_one_tap(playing: Table) -> None:
+    response = playing.play("5-5")
+    assert response.status_code == 303
+    page = playing.client.get(response.location)
+    shown = text(page)
+    assert "Ana scores 10" in shown and "+10" in shown
+    assert "Ana led 5-5: [5|5] 10 = 10" in shown
+    assert "Ben to play" in shown
+    assert re.search(r'aria-label="5-5"\s+disabled', page.text)
+
+
+def test_a_tile_that_fits_several_places_asks_where(playing: Table) -> None:
+    playing.play("5-5")
+    page = playing.play("5-3")
+    assert page.status_code == 200
+    shown = text(page)
+    assert "Where does" in shown
+    assert "Left 0 points" in shown and "Right 0 points" in shown
+    assert playing.state.hand is not None and len(playing.state.hand.layout.tiles) == 1
+    playing.play("5-3", "left")
+    shown = text(playing.page())
+    assert "Ben played on the left 5-3" in shown
+    assert "3 + [5|5] 10 = 13" in shown
+
+
+def test_choices_show_the_points_each_would_score(playing: Table) -> None:
+    playing.play("5-5")
+    playing.play("5-3", "left")
+    playing.play("5-2", "right")  # both sides covered: up and down open at 5
+    shown = text(playing.play("5-0"))
+    assert "Up 5 points" in shown and "Down 5 points" in shown
+
+
+def test_fitting_tiles_are_marked_with_their_points(playing: Table) -> None:
+    playing.play("5-5")
+    page = playing.page().text
+    assert re.search(r'class="tile fits scores"[^>]*value="5-0"', page)
+    assert "+10" in page  # 5-0 on either side: 0 + 10 = 10
+
+
+def test_a_tile_that_fits_nowhere_is_refused_on_the_game_page(playing: Table) -> None:
+    playing.play("5-5")
+    seq = playing.seq
+    page = playing.play("6-6")
+    assert page.status_code == 422
+    shown = text(page)
+    assert "Not allowed" in shown
+    assert "No open end shows 6: open ends are 5" in shown
+    assert 'href="/rules#R5"' in page.text
+    assert 'id="picker"' in page.text  # the game, not an error page
+    assert playing.seq == seq
+
+
+def test_a_refusal_links_to_its_rule(playing: Table) -> None:
+    playing.play("5-5")
+    page = playing.play("5-0", "up")
+    assert page.status_code == 422
+    assert "both its sides are covered" in text(page)
+    assert 'href="/rules#R10"' in page.text
+
+
+def test_a_played_tile_is_refused(playing: Table) -> None:
+    playing.play("5-5")
+    page = playing.play("5-5")
+    assert page.status_code == 422
+    assert "5-5 was already played" in text(page)
+
+
+def test_nonsense_is_refused_politely(playing: Table) -> None:
+    page = playing.play("9-9")
+    assert page.status_code == 422
+    assert "is not a tile" in text(page) or "not a tile of a double-six set" in text(page)
+
+
+# --- drawing and passing --------------------------------------------------------------------------
+
+
+def test_draw_and_pass_appear_only_when_the_rules_allow(playing: Table) -> None:
+    before_lead = playing.page().text
+    assert "/draw" not in before_lead and "/pass" not in before_lead
+    playing.play("6-6")
+    page = playing.page().text
+    assert "/draw" in page and "/pass" not in page
+    boneyard = playing.state.hand.boneyard  # type: ignore[union-attr]
+    assert f'<option value="{boneyard}">' in page
+    response = playing.draw(boneyard)
+    assert response.status_code == 303
+    page = playing.page()
+    assert f"Ben drew {boneyard} tiles" in text(page)
+    assert "/draw" not in page.text and "/pass" in page.text
+    playing.pass_turn()
+    assert "Ben passed" in text(playing.page())
+
+
+def test_drawing_more_than_the_boneyard_is_refused(playing: Table) -> None:
+    playing.play("6-6")
+    page = playing.draw(20)
+    assert page.status_code == 422
+    assert "the boneyard has only 7 tiles".casefold() in text(page).casefold()
+
+
+# --- stale submissions, undo ---------------------------------------------------------------------
+
+
+def test_a_double_submission_is_applied_once(playing: Table) -> None:
+    seq = playing.seq
+    playing.play("5-5", seq=seq)
+    page = playing.play("6-6", seq=seq)
+    assert page.status_code == 409
+    shown = text(page)
+    assert "got there first" in shown
+    assert "Ana led 5-5" in shown
+    assert playing.state.hand is not None
+    assert [str(t) for t in playing.state.hand.layout.tiles] == ["5-5"]
+
+
+def test_undo_shows_what_it_undoes_and_takes_it_back(playing: Table) -> None:
+    playing.play("5-5")
+    page = text(playing.page())
+    assert "Undo Ana led 5-5" in page
+    playing.undo()
+    shown = text(playing.page())
+    assert "Undone: Ana led 5-5" in shown
+    assert playing.state.scores == (0, 0, 0)
+    assert "Ana leads: tap the tile" in shown
+
+
+# --- the end of a hand ----------------------------------------------------------------------------
+
+
+def _hand_over(table: Table, **options: str) -> Table:
+    """Two players, five tiles each: Ana goes out; Ben, with 15 points, holds one tile."""
+    table.create("Ana", "Ben", "", deal="5", **options)
+    table.start(leader="0")
+    table.play_out()
+    assert table.state.status is Status.HAND_OVER
+    assert table.state.scores == (0, 15)
+    return table
+
+
+@pytest.fixture
+def hand_over(table: Table) -> Table:
+    return _hand_over(table)
+
+
+def test_hand_over_asks_for_the_pips_of_those_holding_tiles(hand_over: Table) -> None:
+    page = hand_over.page()
+    shown = text(page)
+    assert "Ana went out!" in shown
+    assert "Ben holds 1 tile" in shown
+    assert 'name="pips_1"' in page.text and 'name="pips_0"' not in page.text
+    assert 'inputmode="numeric"' in page.text
+    assert "/play" not in page.text and "/draw" not in page.text
+
+
+def test_settle_with_pips_previews_then_confirms(hand_over: Table) -> None:
+    preview = hand_over.settle(pips_1="3")
+    assert preview.status_code == 200
+    shown = text(preview)
+    assert "Before you confirm" in shown
+    assert "Ben 3 5" in shown  # pips 3, rounded to 5
+    assert "Ben 15 -5 10" in shown  # score before, change, after
+    assert hand_over.state.status is Status.HAND_OVER  # nothing stored yet
+    response = hand_over.settle(step="confirm", pips_1="3")
+    assert response.status_code == 303
+    shown = text(hand_over.page())
+    assert "Hand 1 settled: Ana +0, Ben -5" in shown
+    assert "Start hand 2 — Ana leads" in shown
+
+
+def test_settle_with_tiles(hand_over: Table) -> None:
+    shown = text(hand_over.settle(tiles_1="4-4"))
+    assert "Ben 8 10" in shown
+    hand_over.settle(step="confirm", tiles_1="4-4")
+    assert hand_over.state.scores == (0, 5)
+
+
+def test_an_impossible_report_is_refused_with_the_reason(hand_over: Table) -> None:
+    page = hand_over.settle(pips_1="40")
+    assert page.status_code == 422
+    shown = text(page)
+    assert "Ben holds 1 tile; one unplayed tile" in shown and "at most" in shown
+    assert 'href="/rules#R14"' in page.text
+    assert 'value="40"' in page.text  # what was typed is kept
+    page = hand_over.settle(tiles_1=["4-4", "3-3"])
+    assert page.status_code == 422
+    assert "Ben holds 1 tile, not 2" in text(page)
+    page = hand_over.settle(tiles_1="6-6")
+    assert "6-6 was already played" in text(page)
+    assert hand_over.state.status is Status.HAND_OVER
+
+
+def test_a_missing_report_is_refused(hand_over: Table) -> None:
+    page = hand_over.settle(pips_1="")
+    assert page.status_code == 422
+    assert "Ben still holds tiles: how many pips?" in text(page)
+
+
+def test_undo_after_a_settled_hand(hand_over: Table) -> None:
+    hand_over.settle(step="confirm", pips_1="0")
+    assert "Undo Hand 1 settled" in text(hand_over.page())
+    hand_over.undo()
+    assert hand_over.state.status is Status.HAND_OVER
+    assert "Ana went out!" in text(hand_over.page())
+
+
+# --- game over ------------------------------------------------------------------------------------
+
+
+def test_game_over_shows_the_winner_the_hands_and_play_again(table: Table) -> None:
+    hand_over = _hand_over(table, target="10", finish="end-of-hand")
+    hand_over.settle(step="confirm", pips_1="0")
+    page = hand_over.page()
+    shown = text(page)
+    assert "Ben wins!" in shown
+    assert "Hand by hand" in shown
+    assert "Play again with these players" in shown
+    first = hand_over.game_id
+    response = hand_over.client.post(f"/g/{first}/again")
+    assert response.status_code == 303
+    second = response.location.rsplit("/", 1)[1]
+    assert second != first
+    again = text(hand_over.client.get(response.location))
+    assert "Who leads hand 1?" in again and "Ana" in again and "Ben" in again
+    home = hand_over.client.get("/").text
+    assert first in home and second in home
+
+
+def test_an_immediate_win_ends_mid_hand(table: Table) -> None:
+    table.create("Ana", "Ben", "", target="10")
+    table.start(leader="0")
+    table.play("5-5")
+    shown = text(table.page())
+    assert "Ana wins!" in shown
+    assert "not settled" in shown
+
+
+# --- the log --------------------------------------------------------------------------------------
+
+
+def test_the_log_lists_every_action_per_hand_with_points(playing: Table) -> None:
+    playing.play("5-5")
+    playing.play("5-3", "left")
+    playing.undo()
+    playing.play("5-0", "left")
+    log = text(playing.page()).split("Game log", 1)[1]
+    assert "Hand 1" in log
+    assert "+10 Ana led 5-5: [5|5] 10 = 10" in log
+    assert "+10 Ben played on the left 5-0: 0 + [5|5] 10 = 10" in log
+    assert "5-3" not in log  # undone, so no longer in effect
+
+
+# --- htmx and the page shell ----------------------------------------------------------------------
+
+
+def test_htmx_requests_get_the_game_region_only(playing: Table) -> None:
+    response = playing.play("5-5", htmx=True)
+    assert response.status_code == 200
+    assert response.text.lstrip().startswith('<div id="game"')
+    assert "<html" not in response.text
+    assert "HX-Request" in response.headers["Vary"]
+    for region in ("scores", "board", "message", "picker", "controls", "log"):
+        assert f'id="{region}"' in response.text
+    assert "Ana scores 10" in text(response)
+    assert "HX-Request" in playing.page().headers["Vary"]
+    assert "<html" in playing.page().text
+
+
+def test_htmx_refusals_and_stale_posts_swap_the_game_region(playing: Table) -> None:
+    playing.play("5-5")
+    refused = playing.play("6-6", htmx=True)
+    assert refused.status_code == 422  # the page's htmx-config swaps 422 and 409 too
+    assert refused.text.lstrip().startswith('<div id="game"')
+    assert "No open end shows 6" in text(refused)
+    stale = playing.play("6-6", htmx=True, seq=0)
+    assert stale.status_code == 409
+    assert stale.text.lstrip().startswith('<div id="game"')
+    assert "got there first" in text(stale)
+
+
+def test_forms_work_without_javascript(playing: Table) -> None:
+    page = playing.page().text
+    for form in re.findall(r"<form[^>]*>", page):
+        assert 'method="post"' in form and 'action="/g/' in form
+    assert page.count('name="seq"') >= 2
+
+
+@pytest.mark.parametrize("path", ["/", "/new", "/rules", "/g/missing"])
+def test_no_inline_script_or_style(client: FlaskClient, path: str) -> None:
+    page = client.get(path).text
+    assert "style=" not in page and "<style" not in page and "hx-on" not in page
+    assert re.findall(r"<script[^>]*>(.*?)</script>", page, flags=re.S) == [""]
+    assert "htmx-2.0.11.min.js" in page
+
+
+def test_game_page_has_no_inline_script_or_style(playing: Table) -> None:
+    playing.play("5-5")
+    for page in (playing.page().text, playing.play("5-3").text):
+        assert "style=" not in page and "hx-on" not in page
+        assert re.findall(r"<script[^>]*>(.*?)</script>", page, flags=re.S) == [""]
+
+
+def test_partnership_scores_by_team(table: Table) -> None:
+    table.create("Ana", "Ben", "Cy", "Di", partnership="1")
+    table.start(leader="0")
+    table.play("5-5")
+    shown = text(table.page())
+    assert "Ana & Cy 10" in shown and "Ben & Di 0" in shown
+    assert "Ana 4 tiles" in shown
