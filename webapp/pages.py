@@ -87,6 +87,10 @@ def _summary(snapshot: Snapshot) -> dict[str, Any]:
         status = "Finished"
     elif state.hand_number == 0:
         status = "Not started"
+    elif state.status is Status.AWAITING_START:
+        status = f"Hand {state.hand_number + 1} next"
+    elif state.status is Status.HAND_OVER:
+        status = f"Hand {state.hand_number} to settle"
     else:
         status = f"Hand {state.hand_number}"
     return {"id": snapshot.id, "sides": sides, "status": status, "when": _ago(snapshot.updated_at)}

@@ -117,7 +117,7 @@ def test_first_hand_offers_each_leader_and_a_random_pick(table: Table) -> None:
     assert response.status_code == 303
     page = text(table.page())
     assert "Hand 1: Ben leads" in page
-    assert "Ben leads: tap the tile" in page
+    assert "Ben leads tap any tile to lead it" in page
 
 
 def test_random_pick_starts_the_hand(table: Table) -> None:
@@ -267,7 +267,7 @@ def test_undo_shows_what_it_undoes_and_takes_it_back(playing: Table) -> None:
     shown = text(playing.page())
     assert "Undone: Ana led 5-5" in shown
     assert playing.state.scores == (0, 0, 0)
-    assert "Ana leads: tap the tile" in shown
+    assert "Ana leads tap any tile to lead it" in shown
 
 
 # --- the end of a hand ----------------------------------------------------------------------------
@@ -451,4 +451,4 @@ def test_partnership_scores_by_team(table: Table) -> None:
     table.play("5-5")
     shown = text(table.page())
     assert "Ana & Cy 10" in shown and "Ben & Di 0" in shown
-    assert "Ana 4 tiles" in shown
+    assert "Tiles: Ana 4 · Cy 5" in shown
