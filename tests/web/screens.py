@@ -163,7 +163,9 @@ def main(outdir: str = "/tmp/screens") -> None:
             act(base, gid, type="start_hand", starter="Ana")
             play_until(base, gid, lambda s: s["status"] != "playing")
             page.goto(f"{base}/g/{gid}")
+            page.locator(".tile-choice summary").first.click()
             shot("10-hand-over", full=True)
+            page.locator(".tile-choice summary").first.click()
             state = api(base, f"/api/games/{gid}")
             holders = [p for p in state["players"] if p["held"]]
             for player in holders:
