@@ -19,6 +19,7 @@ from flask.testing import FlaskClient
 from webapp import create_app
 
 POSTGRES = os.environ.get("ALLFIVES_TEST_POSTGRES")
+CSRF_TOKEN = "csrf-token-of-the-test-device"
 
 
 @pytest.fixture
@@ -48,4 +49,8 @@ def app(database_url: str) -> Iterator[Flask]:
 
 @pytest.fixture
 def client(app: Flask) -> FlaskClient:
-    return app.test_client()
+    """A device whose session holds the CSRF token ``CSRF_TOKEN``, as a page load would set."""
+    device = app.test_client()
+    with device.session_transaction() as session:
+        session["csrf_token"] = CSRF_TOKEN
+    return device

@@ -37,11 +37,12 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.config["DATABASE_URL"] = url
     app.extensions["allfives_store"] = open_store(url)
 
-    from . import api, errors, pages
+    from . import api, errors, pages, security
 
     app.register_blueprint(api.bp)
     app.register_blueprint(pages.bp)
     errors.register(app)
+    security.register(app)
     return app
 
 

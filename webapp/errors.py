@@ -24,6 +24,10 @@ def register(app: Flask) -> None:
 
     @app.errorhandler(StaleRevision)
     def stale(error: StaleRevision) -> ResponseReturnValue:
+        if not _wants_json():
+            return render_template(
+                "error.html", title="Already changed", message=error.message
+            ), 409
         body = {
             "error": {"code": "stale_seq", "rule": None, "message": error.message},
             "state": present.game_data(error.current),

@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -12,25 +10,11 @@ from flask import Flask
 from flask.testing import FlaskClient
 from werkzeug.test import TestResponse
 
-from webapp import create_app
+from tests.conftest import CSRF_TOKEN
 from webapp.rules import DOUBLE_SIX, GameState
 from webapp.store import Store
 
 HX = {"HX-Request": "true"}
-
-
-@pytest.fixture
-def app(tmp_path: Path) -> Iterator[Flask]:
-    created = create_app(
-        {"TESTING": True, "DATABASE": str(tmp_path / "t.sqlite3"), "SECRET_KEY": "test"}
-    )
-    yield created
-    created.extensions["allfives_store"].close()
-
-
-@pytest.fixture
-def client(app: Flask) -> FlaskClient:
-    return app.test_client()
 
 
 @pytest.fixture
@@ -76,7 +60,8 @@ class Table:
     # --- actions through the forms ------------------------------------------------------------
 
     def create(self, *names: str, **fields: Any) -> TestResponse:
-        response = self.client.post("/new", data={"name": list(names), **fields})
+        data = {"name": list(names), "csrf_token": CSRF_TOKEN, **fields}
+        response = self.client.post("/new", data=data)
         if response.status_code == 303:
             self.game_id = response.location.rsplit("/", 1)[1]
         return response
@@ -87,7 +72,7 @@ class Table:
     def post(
         self, action: str, htmx: bool = False, seq: int | None = None, **fields: Any
     ) -> TestResponse:
-        data = {"seq": self.seq if seq is None else seq, **fields}
+        data = {"seq": self.seq if seq is None else seq, "csrf_token": CSRF_TOKEN, **fields}
         return self.client.post(f"{self.url}/{action}", data=data, headers=HX if htmx else {})
 
     def start(self, leader: int | str | None = None, **kwargs: Any) -> TestResponse:

@@ -8,6 +8,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
+from tests.conftest import CSRF_TOKEN
 from webapp.rules import Status
 
 from .conftest import Table, text
@@ -41,7 +42,9 @@ def test_new_game_form_starts_with_three_name_fields(client: FlaskClient) -> Non
 def test_players_are_added_and_removed_without_javascript(
     client: FlaskClient, resize: str, fields: int
 ) -> None:
-    page = client.post("/new", data={"name": ["Ana", "Ben", "Cy"], "resize": resize})
+    page = client.post(
+        "/new", data={"name": ["Ana", "Ben", "Cy"], "resize": resize, "csrf_token": CSRF_TOKEN}
+    )
     assert page.status_code == 200
     assert page.text.count('name="name"') == fields
     assert 'value="Ana"' in page.text
@@ -361,7 +364,7 @@ def test_game_over_shows_the_winner_the_hands_and_play_again(table: Table) -> No
     assert "Hand by hand" in shown
     assert "Play again with these players" in shown
     first = hand_over.game_id
-    response = hand_over.client.post(f"/g/{first}/again")
+    response = hand_over.client.post(f"/g/{first}/again", data={"csrf_token": CSRF_TOKEN})
     assert response.status_code == 303
     second = response.location.rsplit("/", 1)[1]
     assert second != first

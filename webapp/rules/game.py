@@ -220,6 +220,8 @@ class GameState:
     def _check_turn(self, seat: int | None, doing: str) -> Hand:
         if self.status is not Status.PLAYING or self.hand is None:
             raise self._status_refusal(doing)
+        if seat is not None and not 0 <= seat < self.options.player_count:
+            raise IllegalAction("bad_seat", f"seat {seat + 1} is not at this table")
         if seat is not None and seat != self.hand.turn:
             raise IllegalAction(
                 "not_your_turn",
@@ -256,7 +258,8 @@ class GameState:
         message = f"{self.name(seat)} {where} {move.tile}: {move.breakdown}"
         if move.points:
             message += f", scores {move.points}"
-        state = state._check_target(immediate=True)
+        scorer = self.options.side_of(seat) if move.points else None
+        state = state._check_target(immediate=True, scorer=scorer)
         if state.status is Status.PLAYING and after.end is HandEnd.DOMINO:
             state = replace(state, status=Status.HAND_OVER)
         outcome = Outcome(
@@ -340,17 +343,18 @@ class GameState:
 
     # --- R15, R16 ------------------------------------------------------------------------------
 
-    def _check_target(self, immediate: bool) -> GameState:
-        goal = self.options.goal
-        reached = [side for side, score in enumerate(self.scores) if score >= goal]
-        if not reached:
-            return self
-        if immediate:
-            if self.options.finish is not Finish.IMMEDIATE:
-                return self
-            return replace(self, status=Status.GAME_OVER, winner=reached[0])
+    def _check_target(self, immediate: bool, scorer: int | None = None) -> GameState:
         top = max(self.scores)
+        if top < self.options.goal:
+            return self
         leaders = [side for side, score in enumerate(self.scores) if score == top]
+        if immediate:
+            # Only the side that just scored can reach the target at this moment. Sides tied
+            # at the top after a hand are past it already: a play that scores nothing, or for
+            # someone else, must not hand one of them the game; a play that breaks the tie does.
+            if self.options.finish is not Finish.IMMEDIATE or leaders != [scorer]:
+                return self
+            return replace(self, status=Status.GAME_OVER, winner=scorer)
         if len(leaders) > 1:
             return self  # R16: a tie at the top plays another hand
         return replace(self, status=Status.GAME_OVER, winner=leaders[0])

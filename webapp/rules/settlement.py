@@ -170,10 +170,10 @@ def _check_pips(name: str, count: int, pips: int, free: tuple[Tile, ...]) -> Non
             "R14",
         )
     if pips not in _reachable(values, count):
+        none = "no unplayed tile has" if count == 1 else f"no {_number(count)} unplayed tiles total"
         raise ImpossibleReport(
             "report_impossible",
-            f"no {_number(count)} unplayed tiles total exactly {pips} pips, "
-            f"so {name} cannot hold that",
+            f"{none} exactly {pips} pips, so {name} cannot hold that",
             "R14",
         )
 

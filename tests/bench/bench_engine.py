@@ -1,0 +1,131 @@
+"""How fast the rules engine is, through its public API.
+
+Two numbers:
+
+- random complete hands per second: deal real tiles, then start → plays, draws, passes (each
+  player plays a random tile that fits, draws when none does, passes when the boneyard is
+  empty) → end_hand with the tiles really left, for 2, 3 and 4 players in turn;
+- placements per second: every one of the 28 tiles tried against a mid-game layout, as a hint
+  screen does, through ``state.placements(tile)`` and ``layout.placements(tile)``.
+
+Run it with ``python3 tests/bench/bench_engine.py [--seconds 3]``. It is not a test: pytest
+only imports it (``--doctest-modules``), which runs nothing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import time
+from collections.abc import Callable
+
+from webapp.rules import (
+    DOUBLE_SIX,
+    Arm,
+    Draw,
+    EndHand,
+    GameState,
+    Options,
+    Pass,
+    Play,
+    StartHand,
+    Status,
+    Tile,
+)
+
+NAMES = ("Ana", "Ben", "Cy", "Di")
+
+
+def play_hand(options: Options, rng: random.Random) -> int:
+    """One random hand from the deal to its settlement; the number of actions applied."""
+    tiles = list(DOUBLE_SIX)
+    rng.shuffle(tiles)
+    size = options.hand_size
+    hands = [tiles[seat * size : (seat + 1) * size] for seat in range(options.player_count)]
+    boneyard = tiles[size * options.player_count :]
+    state, _ = GameState.new(options).apply(StartHand(rng.randrange(options.player_count)))
+    actions = 1
+    while state.status is Status.PLAYING:
+        hand = hands[state.hand.turn]  # type: ignore[union-attr]
+        legal = [(tile, place) for tile in hand for place in state.placements(tile)]
+        if legal:
+            tile, place = rng.choice(legal)
+            state, _ = state.apply(Play(tile, place.arm))
+            hand.remove(tile)
+        elif state.can_draw:
+            hand.append(boneyard.pop())
+            state, _ = state.apply(Draw())
+        else:
+            state, _ = state.apply(Pass())
+        actions += 1
+    if state.status is Status.HAND_OVER:
+        state.apply(EndHand.of({seat: held for seat, held in enumerate(hands) if held}))
+        actions += 1
+    return actions
+
+
+def mid_game() -> GameState:
+    """Worked example A of RULES.md after seven plays: a spinner with all four arms open."""
+    state, _ = GameState.new(Options.make(NAMES[:3])).apply(StartHand(0))
+    steps = [("3-2", None), ("2-2", "right"), ("2-6", "right"), ("2-4", "up")]
+    steps += [("3-1", "left"), ("6-6", "right"), ("4-4", "up")]
+    for text, arm in steps:
+        state, _ = state.apply(Play(Tile.parse(text), None if arm is None else Arm(arm)))
+    return state
+
+
+def rate(work: Callable[[], int], seconds: float) -> tuple[float, int]:
+    """Units of ``work`` done per second over about ``seconds``, and the units done."""
+    done = 0
+    start = time.perf_counter()
+    while (elapsed := time.perf_counter() - start) < seconds:
+        done += work()
+    return done / elapsed, done
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=3.0, help="time for each measure")
+    seconds = parser.parse_args().seconds
+    rng = random.Random(2024)
+    tables = [Options.make(NAMES[:players]) for players in (2, 3, 4)]
+    hands_done = 0
+    actions_done = 0
+
+    def one_hand() -> int:
+        nonlocal hands_done, actions_done
+        actions_done += play_hand(tables[hands_done % len(tables)], rng)
+        hands_done += 1
+        return 1
+
+    per_second, hands = rate(one_hand, seconds)
+    print(f"complete hands:        {per_second:10,.0f} per second  ({hands:,} hands)")
+    print(f"  actions applied:     {actions_done / hands:10.1f} per hand")
+
+    state = mid_game()
+    layout = state.hand.layout  # type: ignore[union-attr]
+    print(f"mid-game layout:       {layout.breakdown}")
+
+    def screen_of_state() -> int:
+        for tile in DOUBLE_SIX:
+            state.placements(tile)
+        return len(DOUBLE_SIX)
+
+    def screen_of_layout() -> int:
+        for tile in DOUBLE_SIX:
+            layout.placements(tile)
+        return len(DOUBLE_SIX)
+
+    for name, screen in (
+        ("state.placements", screen_of_state),
+        ("layout.placements", screen_of_layout),
+    ):
+        per_second, tried = rate(screen, seconds)
+        print(
+            f"{name + ':':22} {per_second:10,.0f} tiles per second"
+            f"  ({per_second / len(DOUBLE_SIX):,.0f} screens of 28 per second)"
+        )
+
+
+if __name__ == "__main__":
+    main()
