@@ -120,7 +120,7 @@ def main() -> None:
         ("state.placements", screen_of_state),
         ("layout.placements", screen_of_layout),
     ):
-        per_second, tried = rate(screen, seconds)
+        per_second, _ = rate(screen, seconds)
         print(
             f"{name + ':':22} {per_second:10,.0f} tiles per second"
             f"  ({per_second / len(DOUBLE_SIX):,.0f} screens of 28 per second)"

@@ -32,6 +32,7 @@ from webapp.rules import (
     Undo,
     from_dict,
 )
+from webapp.rules.options import MAX_NAME_LENGTH
 
 T = Tile.parse
 LEFT, RIGHT, UP, DOWN = Arm.LEFT, Arm.RIGHT, Arm.UP, Arm.DOWN
@@ -410,6 +411,13 @@ R14_REFUSALS = [
         EndHand.of({1: 13, 2: 7, 3: 0}),
         "seat 4 is not at this table",
     ),
+    refusal(
+        None,
+        "bad_seat",
+        "example C over",
+        EndHand.of({1: 13, 2: 7, -3: 5}),
+        "seat -2 is not at this table",
+    ),
 ]
 
 
@@ -526,7 +534,9 @@ def test_stored_action_refused(data, code):
         pytest.param(["Ana", "ana"], {}, "duplicate_name", "R2", id="R2-duplicate_name"),
         pytest.param(["Ana", " Ana "], {}, "duplicate_name", "R2", id="R2-duplicate_name-spaces"),
         pytest.param(["Ana", ""], {}, "player_name", None, id="R2-player_name-empty"),
-        pytest.param(["Ana", "B" * 25], {}, "player_name", None, id="R2-player_name-long"),
+        pytest.param(
+            ["Ana", "B" * (MAX_NAME_LENGTH + 1)], {}, "player_name", None, id="R2-player_name-long"
+        ),
         pytest.param(["Ana", "Ben"], {"preset": "muggins"}, "preset", None, id="presets-preset"),
         pytest.param(["Ana", "Ben"], {"target": 0}, "target", "R15", id="R15-target-zero"),
         pytest.param(["Ana", "Ben"], {"target": 4}, "target", "R15", id="R15-target-four"),

@@ -300,7 +300,7 @@ class GameState:
             raise self._status_refusal("settle the hand")
         reports = action.by_seat
         for seat in reports:
-            if seat >= self.options.player_count:
+            if not 0 <= seat < self.options.player_count:
                 raise IllegalAction("bad_seat", f"seat {seat + 1} is not at this table")
         check_reports(reports, hand.held, hand.unplayed, hand.boneyard, self.options.players)
         pips = tuple(reports.get(seat, Report(0)).pips for seat in range(len(hand.held)))
