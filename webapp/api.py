@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from flask import Blueprint, abort, jsonify, request
@@ -10,7 +11,7 @@ from flask.typing import ResponseReturnValue
 from . import present
 from .games import create_game, remember, store
 from .rules import RuleError, from_dict
-from .store import Snapshot
+from .store import GameNotFound, Snapshot
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
@@ -50,13 +51,18 @@ def export(game_id: str) -> ResponseReturnValue:
 
 @bp.get("/games/<game_id>")
 def show(game_id: str) -> ResponseReturnValue:
-    return jsonify(present.game_data(store().get(game_id)))
+    """The state by its edit id, or by its view id (then without the edit id)."""
+    try:
+        return jsonify(present.game_data(store().get(game_id)))
+    except GameNotFound:
+        snapshot = store().get_by_view(game_id)
+        return jsonify(present.game_data(replace(snapshot, id=snapshot.view_id)))
 
 
 @bp.post("/games/<game_id>/actions")
 def act(game_id: str) -> ResponseReturnValue:
     body = _body()
-    current = store().get(game_id)
+    current = _editable(game_id)
     action = from_dict(_by_seat(current, body))
     seq = body.get("seq")
     if not isinstance(seq, int) or isinstance(seq, bool):
@@ -76,6 +82,15 @@ def act(game_id: str) -> ResponseReturnValue:
             },
         }
     )
+
+
+def _editable(game_id: str) -> Snapshot:
+    """The game for a write; a view link gets 403, never a change."""
+    try:
+        return store().get(game_id)
+    except GameNotFound:
+        store().get_by_view(game_id)  # 404 unless it is a view link
+        abort(403, "this is a view-only link: it cannot change the game")
 
 
 def _by_seat(snapshot: Snapshot, body: dict[str, Any]) -> dict[str, Any]:

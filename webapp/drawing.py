@@ -14,6 +14,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from markupsafe import Markup
+
 from .rules import Arm, Layout, Tile
 
 UNIT = 20  # SVG units per half-tile square
@@ -265,3 +267,11 @@ def tile_picture(tile: Tile) -> Piece:
 
 
 PICTURE_BOX = f"-1 -1 {UNIT + 2} {2 * UNIT + 2}"
+
+
+def qr_svg(text: str) -> Markup:
+    """A QR code of ``text`` as inline SVG (no script, no style attribute)."""
+    import segno
+
+    code = segno.make(text, error="m")
+    return Markup(code.svg_inline(scale=4, dark="#17432f", border=2, omitsize=True))

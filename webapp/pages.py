@@ -8,6 +8,8 @@ points, rounding and refusals all come from ``webapp.rules``.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import replace
 from datetime import UTC, datetime
 from typing import Any
 
@@ -15,7 +17,7 @@ from flask import Blueprint, Response, redirect, render_template, request, sessi
 from flask.typing import ResponseReturnValue
 
 from . import present
-from .drawing import PICTURE_BOX, draw_layout, tile_picture
+from .drawing import PICTURE_BOX, draw_layout, qr_svg, tile_picture
 from .games import create_game, recent_games, remember, store
 from .rules import (
     DOUBLE_SIX,
@@ -166,6 +168,63 @@ def game(game_id: str) -> ResponseReturnValue:
     remember(game_id)
     notice = session.pop("notice", None)
     return _render(snapshot, notice)
+
+
+@bp.get("/g/<game_id>/poll")
+def poll(game_id: str) -> ResponseReturnValue:
+    """Follow changes made on other phones: 204 while the game is where this page left it."""
+    return _poll(store().revision(game_id), lambda: store().get(game_id), viewer=False)
+
+
+@bp.get("/v/<view_id>")
+def view(view_id: str) -> ResponseReturnValue:
+    """The live game for onlookers: everything shown, nothing changeable."""
+    return _render(_as_viewer(store().get_by_view(view_id)))
+
+
+@bp.get("/v/<view_id>/poll")
+def view_poll(view_id: str) -> ResponseReturnValue:
+    snapshot = store().get_by_view(view_id)
+    return _poll(snapshot.seq, lambda: snapshot, viewer=True)
+
+
+@bp.post("/v/<view_id>")
+@bp.post("/v/<view_id>/<path:_anything>")
+def view_write(view_id: str, _anything: str = "") -> ResponseReturnValue:
+    store().get_by_view(view_id)  # a friendly 404 for a link that is no game at all
+    message = (
+        "This is the view-only link of a game: it shows the game live but cannot change it. "
+        "Ask the players for the edit link to enter plays."
+    )
+    return render_template("error.html", title="View only", message=message), 403
+
+
+def _poll(revision: int, load: Callable[[], Snapshot], viewer: bool) -> ResponseReturnValue:
+    seen = request.args.get("seq", type=int)
+    if seen == revision:
+        response = Response(status=204)
+        response.set_etag(str(revision))
+        return response
+    snapshot = load()
+    if viewer:
+        snapshot = _as_viewer(snapshot)
+    if not is_htmx():
+        return redirect(_game_url(snapshot))
+    done = snapshot.state.done
+    notice = {"tone": "ok", "text": done, "next": snapshot.state.next_step()} if done else None
+    return _render(snapshot, notice)
+
+
+def _game_url(snapshot: Snapshot, page: str = "", **args: Any) -> str:
+    """The game page (or its ``poll``) as this snapshot's reader sees it: edit or view link."""
+    if snapshot.id == snapshot.view_id:
+        return url_for(".view_poll" if page else ".view", view_id=snapshot.id, **args)
+    return url_for(".poll" if page else ".game", game_id=snapshot.id, **args)
+
+
+def _as_viewer(snapshot: Snapshot) -> Snapshot:
+    """The snapshot as an onlooker may see it: the edit id never leaves the server."""
+    return replace(snapshot, id=snapshot.view_id)
 
 
 @bp.post("/g/<game_id>/play")
@@ -374,6 +433,7 @@ def _game_context(
 ) -> dict[str, Any]:
     state = snapshot.state
     hand = state.hand
+    viewer = snapshot.id == snapshot.view_id
     last = None
     if hand and hand.moves and hand.moves[-1].kind == "play":
         last = hand.moves[-1].tile
@@ -393,7 +453,23 @@ def _game_context(
         "holding": [seat for seat, held in enumerate(hand.held) if held] if hand else [],
         "unplayed": [str(tile) for tile in hand.unplayed] if hand else [],
         "draw_max": min(hand.boneyard, 28) if hand else 0,
+        "viewer": viewer,
+        "live_url": _game_url(snapshot, "poll", seq=snapshot.seq),
+        "share": None if viewer else _share_links(snapshot),
     }
+
+
+def _share_links(snapshot: Snapshot) -> list[dict[str, str]]:
+    """The edit and view links of a game, each with a QR code a phone camera can read."""
+    links = []
+    for label, hint, endpoint, key in (
+        ("Players' link", "Lets another phone enter plays.", ".game", snapshot.id),
+        ("Watch link", "Shows the game live, changes nothing.", ".view", snapshot.view_id),
+    ):
+        arg = "game_id" if endpoint == ".game" else "view_id"
+        url = url_for(endpoint, _external=True, **{arg: key})
+        links.append({"label": label, "hint": hint, "url": url, "qr": qr_svg(url)})
+    return links
 
 
 def _sides(state: GameState) -> list[dict[str, Any]]:

@@ -27,6 +27,7 @@ def game_data(snapshot: Snapshot) -> dict[str, Any]:
     ]
     data: dict[str, Any] = {
         "id": snapshot.id,
+        "view_id": snapshot.view_id,
         "seq": snapshot.seq,
         "status": state.status.value,
         "players": players,

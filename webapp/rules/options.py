@@ -20,7 +20,7 @@ from typing import Final
 from .errors import BadOptions
 from .tiles import DOUBLE_SIX
 
-MAX_NAME_LENGTH: Final = 24
+MAX_NAME_LENGTH: Final = 30
 
 
 class Deal(enum.Enum):

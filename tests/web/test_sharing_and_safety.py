@@ -1,0 +1,168 @@
+"""Many phones at one table, and no one let in (issue: edit and view links, live updates,
+CSRF, security headers, escaping, limits, friendly errors)."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+
+from tests.conftest import CSRF_TOKEN
+
+from .conftest import HX, Table, text
+
+
+@pytest.fixture
+def playing(table: Table) -> Table:
+    table.create("Ana", "Ben", "Cy")
+    table.start(0)
+    return table
+
+
+def view_id(table: Table) -> str:
+    return table.store.get(table.game_id).view_id
+
+
+def test_the_game_screen_shares_both_links_with_qr_codes(playing: Table) -> None:
+    page = playing.page()
+    html = page.get_data(as_text=True)
+    assert f"/g/{playing.game_id}" in html
+    assert f"/v/{view_id(playing)}" in html
+    assert html.count("<svg viewBox") >= 2 and 'class="segno"' in html
+    assert "Players' link" in text(page) and "Watch link" in text(page)
+
+
+def test_the_view_link_shows_the_live_game_and_nothing_to_change(playing: Table) -> None:
+    playing.play("5-5")
+    page = playing.client.get(f"/v/{view_id(playing)}")
+    assert page.status_code == 200
+    html = page.get_data(as_text=True)
+    assert "Watching live" in text(page)
+    assert "[5|5] 10 = 10" in text(page)
+    assert playing.game_id not in html, "the edit id must never reach an onlooker"
+    assert "<form" not in html
+    assert "csrf_token" not in html
+
+
+def test_writing_through_the_view_link_is_refused_with_a_clear_page(playing: Table) -> None:
+    for path in ("play", "undo", "settle"):
+        response = playing.client.post(
+            f"/v/{view_id(playing)}/{path}", data={"tile": "6-6", "csrf_token": CSRF_TOKEN}
+        )
+        assert response.status_code == 403
+        assert "view-only link" in text(response)
+    assert playing.seq == 1
+
+
+def test_the_api_reads_by_view_link_and_refuses_writes_with_403(
+    client: FlaskClient, playing: Table
+) -> None:
+    watched = client.get(f"/api/games/{view_id(playing)}")
+    assert watched.status_code == 200
+    assert playing.game_id not in watched.get_data(as_text=True)
+    refused = client.post(
+        f"/api/games/{view_id(playing)}/actions", json={"seq": 1, "type": "play", "tile": "6-6"}
+    )
+    assert refused.status_code == 403
+    assert "view-only" in refused.json["error"]["message"]
+    assert playing.seq == 1
+
+
+def test_polling_answers_204_while_unchanged_and_the_game_once_changed(playing: Table) -> None:
+    seq = playing.seq
+    unchanged = playing.client.get(f"/g/{playing.game_id}/poll?seq={seq}", headers=HX)
+    assert unchanged.status_code == 204
+    assert unchanged.get_data() == b""
+    playing.play("6-4")  # entered on another phone
+    changed = playing.client.get(f"/g/{playing.game_id}/poll?seq={seq}", headers=HX)
+    assert changed.status_code == 200
+    assert 'id="game"' in changed.get_data(as_text=True)
+    assert "Ana led 6-4" in text(changed)
+    assert "<html" not in changed.get_data(as_text=True)
+    watch = playing.client.get(f"/v/{view_id(playing)}/poll?seq={seq}", headers=HX)
+    assert "Ana led 6-4" in text(watch)
+    assert playing.game_id not in watch.get_data(as_text=True)
+
+
+def test_the_game_region_polls_its_own_revision(playing: Table) -> None:
+    html = playing.page().get_data(as_text=True)
+    match = re.search(r'hx-get="([^"]+)"\s+hx-trigger="every 2s"', html)
+    assert match is not None
+    assert match.group(1) == f"/g/{playing.game_id}/poll?seq={playing.seq}"
+
+
+@pytest.mark.parametrize("token", [None, "", "forged"])
+def test_a_form_without_the_devices_token_changes_nothing(
+    playing: Table, token: str | None
+) -> None:
+    data = {"seq": playing.seq, "tile": "6-4"}
+    if token is not None:
+        data["csrf_token"] = token
+    response = playing.client.post(f"/g/{playing.game_id}/play", data=data)
+    assert response.status_code == 400
+    assert "nothing was changed" in text(response)
+    assert playing.seq == 1
+
+
+def test_htmx_sends_the_token_in_the_form(playing: Table) -> None:
+    html = playing.page().get_data(as_text=True)
+    forms = re.findall(r"<form[^>]*method=\"post\"[^>]*>(.*?)</form>", html, flags=re.S)
+    assert forms
+    assert all('name="csrf_token"' in form for form in forms)
+
+
+@pytest.mark.parametrize("path", ["/", "/new", "/rules", "/api/games/none", "/nowhere"])
+def test_security_headers_on_every_response(client: FlaskClient, path: str) -> None:
+    response = client.get(path)
+    csp = response.headers["Content-Security-Policy"]
+    assert "frame-ancestors 'none'" in csp
+    assert "script-src 'self'" in csp and "unsafe-inline" not in csp
+    assert response.headers["X-Content-Type-Options"] == "nosniff"
+    assert response.headers["Referrer-Policy"] == "no-referrer"
+
+
+def test_pages_have_no_inline_script_or_style(playing: Table) -> None:
+    playing.play("5-5")
+    for page in (playing.page(), playing.client.get("/"), playing.client.get("/new")):
+        html = page.get_data(as_text=True)
+        assert not re.search(r"<script(?![^>]*\bsrc=)[^>]*>", html), "inline script"
+        assert " style=" not in html and "<style" not in html
+
+
+def test_a_hostile_name_shows_as_text(table: Table) -> None:
+    table.create("<script>alert(1)</script>", "Ben")
+    html = table.page().get_data(as_text=True)
+    assert "<script>alert(1)</script>" not in html
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html
+
+
+def test_names_are_length_limited(client: FlaskClient) -> None:
+    response = client.post("/api/games", json={"players": ["A" * 500, "Ben"]})
+    assert response.status_code == 422
+    assert response.json["error"]["code"] == "player_name"
+
+
+def test_request_bodies_are_size_limited(client: FlaskClient) -> None:
+    response = client.post("/api/games", json={"players": ["Ana", "Ben"], "pad": "x" * 100_000})
+    assert response.status_code == 413
+    assert response.json["error"]["message"] == "That request is too large."
+
+
+def test_a_crash_shows_a_friendly_page_without_internals(app: Flask) -> None:
+    def broken() -> str:
+        raise RuntimeError("secret internal detail")
+
+    app.add_url_rule("/broken", "broken", broken)
+    app.add_url_rule("/api/broken", "api_broken", broken)
+    app.config["PROPAGATE_EXCEPTIONS"] = False
+    client = app.test_client()
+    page = client.get("/broken")
+    assert page.status_code == 500
+    assert "secret internal detail" not in page.get_data(as_text=True)
+    assert "Nothing was changed" in text(page)
+    api = client.get("/api/broken")
+    assert api.status_code == 500
+    assert api.json["error"]["code"] == "server_error"
+    assert "secret" not in api.get_data(as_text=True)
