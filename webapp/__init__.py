@@ -5,15 +5,21 @@ from __future__ import annotations
 import os
 import secrets
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from flask import Flask
-
-from .db import database_url, open_store
+if TYPE_CHECKING:
+    from flask import Flask
 
 
 def create_app(test_config: dict[str, Any] | None = None) -> Flask:
-    """The app factory: ``flask --app webapp run`` and ``allfives serve`` both use it."""
+    """The app factory: ``flask --app webapp run`` and ``allfives serve`` both use it.
+
+    Flask and the database are imported here, not at the top, so that ``webapp.rules`` can be
+    used on its own without them."""
+    from flask import Flask
+
+    from .db import database_url, open_store
+
     app = Flask(
         __name__,
         instance_relative_config=True,
@@ -37,12 +43,15 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.config["DATABASE_URL"] = url
     app.extensions["allfives_store"] = open_store(url)
 
-    from . import api, errors, pages, security
+    from . import api, compress, disputes, errors, pages, security, teaching
 
     app.register_blueprint(api.bp)
     app.register_blueprint(pages.bp)
+    app.register_blueprint(disputes.bp)
+    app.register_blueprint(teaching.bp)
     errors.register(app)
     security.register(app)
+    compress.register(app)
     return app
 
 

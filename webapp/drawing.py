@@ -13,6 +13,7 @@ apart. Doubles are drawn crosswise (R8).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from markupsafe import Markup
 
@@ -269,6 +270,7 @@ def tile_picture(tile: Tile) -> Piece:
 PICTURE_BOX = f"-1 -1 {UNIT + 2} {2 * UNIT + 2}"
 
 
+@lru_cache(maxsize=256)
 def qr_svg(text: str) -> Markup:
     """A QR code of ``text`` as inline SVG (no script, no style attribute)."""
     import segno

@@ -16,7 +16,7 @@ from typing import Any
 from flask import Blueprint, Response, redirect, render_template, request, session, url_for
 from flask.typing import ResponseReturnValue
 
-from . import present
+from . import present, teaching
 from .drawing import PICTURE_BOX, draw_layout, qr_svg, tile_picture
 from .games import create_game, recent_games, remember, store
 from .rules import (
@@ -326,6 +326,8 @@ def _apply(snapshot: Snapshot, seq: int | None, action: Action) -> ResponseRetur
     except StaleRevision as stale:
         return _stale(stale)
     notice = _outcome_notice(after.state, outcome)
+    if after.learning:
+        notice["why"] = teaching.play_reasons(after.state, outcome)
     if is_htmx():
         return _render(after, notice)
     session["notice"] = notice
@@ -455,7 +457,7 @@ def _game_context(
         "draw_max": min(hand.boneyard, 28) if hand else 0,
         "viewer": viewer,
         "live_url": _game_url(snapshot, "poll", seq=snapshot.seq),
-        "share": None if viewer else _share_links(snapshot),
+        "share": None if viewer or is_htmx() else _share_links(snapshot),
     }
 
 

@@ -42,3 +42,19 @@ def test_the_check_catches_a_third_party_import(tmp_path):
     module = tmp_path / "bad.py"
     module.write_text("import flask\nfrom sqlalchemy import orm\nfrom . import tiles\n")
     assert [name for _, name in imports_of(module)] == ["flask", "sqlalchemy"]
+
+
+def test_importing_the_rules_loads_no_web_or_database_code() -> None:
+    """The engine is usable from a Python shell without Flask or SQLAlchemy installed."""
+    import subprocess
+    import sys
+
+    probe = (
+        "import sys, webapp.rules; "
+        "web = ('flask', 'sqlalchemy', 'jinja2', 'werkzeug'); "
+        "print(sorted(m for m in web if m in sys.modules))"
+    )
+    found = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, check=True
+    )
+    assert found.stdout.strip() == "[]"

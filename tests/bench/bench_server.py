@@ -1,0 +1,170 @@
+"""Server-side cost of a play, the cost of a long game, and the bytes a phone downloads.
+
+Prints:
+
+1. server time for one play through the WSGI app in-process (the htmx form post and the JSON
+   API), against a bare Flask endpoint returning a short string in the same process: the ratio;
+2. the same play in a game whose log already holds 1,000 actions, against the first plays of a
+   new game: the ratio (warm: the replayed state is cached; cold: every request replays);
+3. bytes over the wire, gzip-compressed: the game screen's first load (HTML, CSS, JS, SVG)
+   and the response to a play.
+
+Run it with ``python3 tests/bench/bench_server.py``. It is not a test: pytest only imports it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import statistics
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from flask import Flask
+
+from webapp import create_app
+from webapp.rules import DOUBLE_SIX, GameState, Play, StartHand, Undo
+from webapp.store import Store
+
+HX = {"HX-Request": "true"}
+GZIP = {"Accept-Encoding": "gzip"}
+
+
+def timed(action: Callable[[], object], rounds: int) -> float:
+    """Median seconds per call over ``rounds`` calls (after a warm-up)."""
+    for _ in range(min(20, rounds)):
+        action()
+    samples = []
+    for _ in range(rounds):
+        start = time.perf_counter()
+        action()
+        samples.append(time.perf_counter() - start)
+    return statistics.median(samples)
+
+
+class Bench:
+    def __init__(self, app: Flask) -> None:
+        self.app = app
+        self.client = app.test_client()
+        self.client.get("/new")  # a session, as a phone has
+        with self.client.session_transaction() as session:
+            session["csrf_token"] = "bench"
+        self.store: Store = app.extensions["allfives_store"]
+
+    def new_game(self) -> str:
+        body = {"players": ["Ana", "Ben", "Cy"], "rules": {"target": 10_000}}
+        game_id = self.client.post("/api/games", json=body).json["id"]
+        self.store.apply(game_id, 0, StartHand(0))
+        return game_id
+
+    def lead_and_undo(self, game_id: str, path: str) -> None:
+        """One play request and the undo that takes it back, so the next play is the same."""
+        seq = self.store.revision(game_id)
+        if path == "api":
+            response = self.client.post(
+                f"/api/games/{game_id}/actions", json={"seq": seq, "type": "play", "tile": "5-5"}
+            )
+        else:
+            data = {"seq": seq, "tile": "5-5", "csrf_token": "bench"}
+            response = self.client.post(f"/g/{game_id}/play", data=data, headers=HX)
+        assert response.status_code == 200, response.status_code
+        self.store.apply(game_id, seq + 1, Undo())
+
+    def long_game(self, actions: int) -> str:
+        """A game whose log holds ``actions`` actions: plays and undos, as a long evening has."""
+        game_id = self.new_game()
+        state: GameState = self.store.get(game_id).state
+        seq = 1
+        tiles = iter(DOUBLE_SIX * 1000)
+        while seq < actions:
+            tile = next(tiles)
+            if not state.placements(tile):
+                continue
+            arm = state.placements(tile)[0].arm
+            snapshot, _ = self.store.apply(game_id, seq, Play(tile, arm))
+            snapshot, _ = self.store.apply(game_id, seq + 1, Undo())
+            state, seq = snapshot.state, seq + 2
+        return game_id
+
+
+def measure_play(bench: Bench, rounds: int) -> None:
+    bare = Flask("bare")
+    bare.add_url_rule("/", "bare", lambda: "ok")
+    bare_client = bare.test_client()
+    bare_time = timed(lambda: bare_client.get("/"), rounds)
+    print(f"bare Flask endpoint:            {bare_time * 1e6:8.0f} µs")
+    for path in ("htmx", "api"):
+        game_id = bench.new_game()
+        # Each round is a play and its undo; the undo goes straight to the store (untimed).
+        per_round = timed(lambda g=game_id, p=path: bench.lead_and_undo(g, p), rounds)
+        undo = timed(lambda g=game_id: _undo_cost(bench, g), rounds)
+        play = per_round - undo
+        print(
+            f"play through the {path:4} endpoint: {play * 1e6:8.0f} µs"
+            f"   ratio to bare: {play / bare_time:5.1f}× (budget 5×)"
+        )
+
+
+def _undo_cost(bench: Bench, game_id: str) -> None:
+    seq = bench.store.revision(game_id)
+    bench.store.apply(game_id, seq, Play(DOUBLE_SIX[7], None))
+    bench.store.apply(game_id, seq + 1, Undo())
+
+
+def measure_long_game(bench: Bench, rounds: int) -> None:
+    fresh = bench.new_game()
+    long = bench.long_game(1000)
+    print(f"a game with {bench.store.revision(long)} actions in its log:")
+    for cold in (False, True):
+        def play(game_id: str, cold: bool = cold) -> None:
+            if cold:
+                bench.store._cache.clear()
+            bench.lead_and_undo(game_id, "htmx")
+
+        new_time = timed(lambda: play(fresh), rounds)
+        long_time = timed(lambda: play(long), rounds)
+        label = "cold (replayed each time)" if cold else "warm (state cached)      "
+        print(
+            f"  {label}: new {new_time * 1e3:6.2f} ms, 1,000-action {long_time * 1e3:6.2f} ms"
+            f"   ratio {long_time / new_time:4.2f}× (budget 1.2×)"
+        )
+
+
+def measure_bytes(bench: Bench) -> None:
+    game_id = bench.new_game()
+    page = bench.client.get(f"/g/{game_id}", headers=GZIP)
+    total = len(page.get_data())
+    parts = [f"HTML {len(page.get_data()):,}"]
+    html = bench.client.get(f"/g/{game_id}").get_data(as_text=True)
+    for asset in re.findall(r'(?:href|src)="(/static/[^"]+)"', html):
+        size = len(bench.client.get(asset, headers=GZIP).get_data())
+        parts.append(f"{Path(asset).name} {size:,}")
+        total += size
+    print(f"first load of the game screen: {total:,} bytes gzip ({', '.join(parts)}); budget 40 KB")
+    seq = bench.store.revision(game_id)
+    data = {"seq": seq, "tile": "5-5", "csrf_token": "bench"}
+    play = bench.client.post(f"/g/{game_id}/play", data=data, headers={**HX, **GZIP})
+    raw = bench.client.get(f"/g/{game_id}", headers=HX)
+    print(
+        f"response to a play (htmx):     {len(play.get_data()):,} bytes gzip "
+        f"({len(raw.get_data()):,} raw); budget 8 KB"
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rounds", type=int, default=300)
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as folder:
+        app = create_app({"DATABASE": str(Path(folder) / "bench.sqlite3"), "SECRET_KEY": "b"})
+        bench = Bench(app)
+        measure_play(bench, args.rounds)
+        measure_long_game(bench, max(50, args.rounds // 3))
+        measure_bytes(bench)
+        bench.store.close()
+
+
+if __name__ == "__main__":
+    main()

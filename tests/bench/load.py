@@ -1,0 +1,228 @@
+"""Load test: N tables at once, each entering an action every 2 seconds through the HTML
+endpoints of a real ``allfives serve`` on loopback.
+
+Each table's actions are a real game worked out in advance with the rules engine (tiles
+dealt at random, each player plays the first tile that fits, draws or passes otherwise, hands
+settled with the tiles really left). Every request is timed; at the end every table's game is
+read back to check that every acknowledged action landed, and nothing else.
+
+Run it with ``python3 tests/bench/load.py --tables 100 300 1000 --seconds 30``. It is not a
+test: pytest only imports it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import random
+import re
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.parse
+import urllib.request
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from webapp.rules import DOUBLE_SIX, Draw, EndHand, GameState, Options, Pass, Play, StartHand, Tile
+
+PERIOD = 2.0
+
+
+def scripted_game(rng: random.Random, players: int, length: int) -> list[dict[str, str]]:
+    """Form fields for ``length`` legal actions of a real game, in order."""
+    state = GameState.new(Options.make(["Ana", "Ben", "Cy", "Di"][:players], target=10_000))
+    forms: list[dict[str, str]] = []
+    hands: list[list[Tile]] = []
+    boneyard: list[Tile] = []
+    while len(forms) < length:
+        if state.hand is None or state.status.value == "awaiting_start":
+            leader = state.next_leader if state.next_leader is not None else 0
+            action, form = StartHand(leader), {"path": "start", "leader": str(leader)}
+            tiles = list(DOUBLE_SIX)
+            rng.shuffle(tiles)
+            size = state.options.hand_size
+            hands = [tiles[i * size : (i + 1) * size] for i in range(players)]
+            boneyard = tiles[players * size :]
+        elif state.status.value == "hand_over":
+            reports = {seat: hand for seat, hand in enumerate(hands) if hand}
+            action = EndHand.of(reports)
+            form = {"path": "settle", "step": "confirm"}
+            for seat, hand in reports.items():
+                form[f"tiles_{seat}"] = [str(tile) for tile in hand]  # type: ignore[assignment]
+        else:
+            seat = state.turn
+            assert seat is not None
+            hand = hands[seat]
+            fits = [(tile, state.placements(tile)) for tile in hand]
+            playable = [(tile, places) for tile, places in fits if places]
+            if playable:
+                tile, places = playable[0]
+                hand.remove(tile)
+                arm = places[0].arm
+                action = Play(tile, arm)
+                form = {"path": "play", "tile": str(tile), "end": arm.value if arm else ""}
+            elif boneyard:
+                hand.append(boneyard.pop())
+                action, form = Draw(1), {"path": "draw", "count": "1"}
+            else:
+                action, form = Pass(), {"path": "pass"}
+        state, _ = state.apply(action)
+        forms.append(form)
+    return forms
+
+
+@dataclass
+class Table:
+    game_id: str
+    script: list[dict[str, str]]
+    seq: int = 0
+    acknowledged: int = 0
+    latencies: list[float] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+
+
+async def request(
+    reader: asyncio.StreamReader, writer: asyncio.StreamWriter, host: str, path: str,
+    body: bytes, cookie: str,
+) -> tuple[int, bytes]:
+    head = (
+        f"POST {path} HTTP/1.1\r\nHost: {host}\r\nHX-Request: true\r\n"
+        f"Accept-Encoding: gzip\r\nCookie: {cookie}\r\n"
+        "Content-Type: application/x-www-form-urlencoded\r\n"
+        f"Content-Length: {len(body)}\r\nConnection: keep-alive\r\n\r\n"
+    )
+    writer.write(head.encode() + body)
+    await writer.drain()
+    status_line = await reader.readline()
+    status = int(status_line.split()[1])
+    length = 0
+    while (line := await reader.readline()) not in (b"\r\n", b""):
+        name, _, value = line.decode().partition(":")
+        if name.lower() == "content-length":
+            length = int(value)
+    payload = await reader.readexactly(length) if length else b""
+    return status, payload
+
+
+async def run_table(table: Table, host: str, port: int, cookie: str, token: str, end: float,
+                    start_delay: float) -> None:
+    await asyncio.sleep(start_delay)
+    reader, writer = await asyncio.open_connection(host, port)
+    try:
+        step = 0
+        next_at = time.monotonic()
+        while time.monotonic() < end and step < len(table.script):
+            form = dict(table.script[step])
+            path = f"/g/{table.game_id}/{form.pop('path')}"
+            fields = {**form, "seq": str(table.seq), "csrf_token": token}
+            body = urllib.parse.urlencode(fields, doseq=True).encode()
+            started = time.monotonic()
+            try:
+                status, _ = await request(reader, writer, f"{host}:{port}", path, body, cookie)
+            except (OSError, asyncio.IncompleteReadError, ValueError) as error:
+                table.errors.append(f"connection: {error!r}")
+                writer.close()
+                reader, writer = await asyncio.open_connection(host, port)
+                status = 0
+            table.latencies.append(time.monotonic() - started)
+            if status == 200:
+                table.seq += 1
+                table.acknowledged += 1
+                step += 1
+            elif status:
+                table.errors.append(f"HTTP {status} on {path}")
+            next_at += PERIOD
+            await asyncio.sleep(max(0.0, next_at - time.monotonic()))
+    finally:
+        writer.close()
+
+
+def call(base: str, method: str, path: str, body: object = None, headers: dict | None = None):
+    data = None if body is None else json.dumps(body).encode()
+    req = urllib.request.Request(base + path, data=data, method=method, headers=headers or {})
+    if data is not None:
+        req.add_header("Content-Type", "application/json")
+    with urllib.request.urlopen(req, timeout=60) as response:
+        return response.read(), response.headers
+
+
+def start_server(db: Path, port: int, threads: int) -> subprocess.Popen[bytes]:
+    server = subprocess.Popen(
+        [sys.executable, "-m", "webapp.cli", "serve", "--host", "127.0.0.1", "--port", str(port),
+         "--db", str(db), "--threads", str(threads)],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )
+    for _ in range(300):
+        try:
+            call(f"http://127.0.0.1:{port}", "GET", "/")
+            return server
+        except OSError:
+            time.sleep(0.1)
+    raise RuntimeError("server did not start")
+
+
+def run(count: int, seconds: float, port: int, threads: int) -> None:
+    rng = random.Random(count)
+    with tempfile.TemporaryDirectory() as folder:
+        server = start_server(Path(folder) / "load.sqlite3", port, threads)
+        base = f"http://127.0.0.1:{port}"
+        try:
+            page, headers = call(base, "GET", "/new")
+            cookie = headers["Set-Cookie"].split(";")[0]
+            token = re.search(rb'name="csrf_token" value="([^"]+)"', page).group(1).decode()
+            actions = int(seconds / PERIOD) + 2
+            tables = []
+            for i in range(count):
+                players = 2 + i % 3
+                body, _ = call(base, "POST", "/api/games",
+                               {"players": ["Ana", "Ben", "Cy", "Di"][:players],
+                                "rules": {"target": 10_000}})
+                tables.append(Table(json.loads(body)["id"], scripted_game(rng, players, actions)))
+            end = time.monotonic() + seconds
+
+            async def everyone() -> None:
+                await asyncio.gather(*(
+                    run_table(t, "127.0.0.1", port, cookie, token, end, PERIOD * i / count)
+                    for i, t in enumerate(tables)
+                ))
+
+            asyncio.run(everyone())
+            lost = 0
+            for table in tables:
+                body, _ = call(base, "GET", f"/api/games/{table.game_id}")
+                if json.loads(body)["seq"] != table.acknowledged:
+                    lost += 1
+        finally:
+            server.terminate()
+            server.wait(timeout=30)
+    latencies = sorted(x for t in tables for x in t.latencies)
+    errors = [e for t in tables for e in t.errors]
+    done = sum(t.acknowledged for t in tables)
+    p50 = statistics.median(latencies) * 1e3
+    p99 = latencies[int(len(latencies) * 0.99) - 1] * 1e3
+    print(
+        f"{count:5} tables: {done:6} actions in {seconds:.0f} s ({done / seconds:5.0f}/s), "
+        f"p50 {p50:6.1f} ms, p99 {p99:7.1f} ms, errors {len(errors)}, "
+        f"tables whose stored log differs from what was acknowledged: {lost}"
+    )
+    if errors:
+        print("   first errors:", errors[:3])
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--tables", type=int, nargs="+", default=[100, 300, 1000])
+    parser.add_argument("--seconds", type=float, default=30)
+    parser.add_argument("--port", type=int, default=8765)
+    parser.add_argument("--threads", type=int, default=8)
+    args = parser.parse_args()
+    for count in args.tables:
+        run(count, args.seconds, args.port, args.threads)
+
+
+if __name__ == "__main__":
+    main()
