@@ -1,0 +1,252 @@
+"""The audit of a finished hand: did anyone draw or pass while able to play (R6, R7)?
+
+The app never sees the players' tiles, but it learns some of them afterwards: the tiles each
+player still held at the end of the hand, when the table enters them as tiles (R14), and every
+tile each player played. A tile a player is *seen* with — held at the end, or played at a later
+move — fitted an open end at an earlier draw or pass of theirs; did they hold it then?
+
+**The reasoning.** A tile comes into a player's hand only two ways: dealt at the start of the
+hand (R1), or drawn (R6). So a tile seen in a player's hand at some point was in their hand at
+an earlier moment *unless that player drew between the two*. Precisely, for a draw or pass by
+player P at move *i*, and a tile *t* seen with P at point *k* (the move that played it, or the
+end of the hand), the *window* of *t* is P's draws at moves *i* ≤ *j* < *k*. The moment's own
+draw counts — the tile may be one of the tiles drawn by that very draw, so P may not have held
+it just before drawing. Then:
+
+- **certain** — *t*'s window is empty: P drew nothing from the moment until *t* was seen, so P
+  held *t* at the moment, *t* fitted, and P drew or passed anyway. Every tile seen after a pass
+  is certain: R7 allows a pass only with the boneyard empty, so nothing is drawn after it.
+- **certain by counting** — no single tile is certain, but the tiles seen are more than the
+  draws could have brought: if P drew only one tile at move 17 and is later seen with two tiles
+  that fitted then, at most one of them came from that draw, so P held the other. (Hall's
+  condition on the nested windows: the *m* tiles seen first need *m* drawn tiles within the
+  window of the *m*-th.)
+- **possible** — every fitting tile may have been drawn at or after the moment. Only tiles held
+  at the end are reported this way: a tile played right after drawing is most likely the tile
+  just drawn, which R6 says must be played at once, so it accuses no one.
+- **clean** — no tile seen with P fitted an open end at that moment.
+
+Seats whose remaining tiles were entered only as a number of pips are checked against the tiles
+they played; their tiles at the end stay unknown (``Audit.unknown``).
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from .hand import Hand, Move
+from .layout import Arm
+from .settlement import Report
+from .tiles import Tile
+
+
+class Certainty(enum.Enum):
+    CERTAIN = "certain"
+    POSSIBLE = "possible"
+
+
+@dataclass(frozen=True, slots=True)
+class Seen:
+    """A tile seen with the player after the moment, and the open ends it fitted at the moment."""
+
+    tile: Tile
+    ends: tuple[tuple[Arm, int], ...]  # the open ends it fitted then, with their pips
+    played_at: int | None  # index of the move that played it; None: held at the end
+    draws: tuple[int, ...]  # indexes of the player's draws from the moment until it was seen
+
+    @property
+    def certain(self) -> bool:
+        return not self.draws
+
+
+@dataclass(frozen=True, slots=True)
+class Breach:
+    """A draw (R6) or pass (R7) made while holding a tile that fitted, certainly or possibly."""
+
+    move: int  # index in the hand's moves; people read ``move + 1``
+    seat: int
+    kind: str  # "draw" | "pass"
+    drawn: int  # tiles drawn, for a draw
+    ends: tuple[tuple[Arm, int], ...]  # every open end at that moment
+    tiles: tuple[Seen, ...]  # the evidence: tiles that fitted then
+    certainty: Certainty
+    rule: str  # "R6" for a draw, "R7" for a pass
+    sentence: str
+
+
+@dataclass(frozen=True, slots=True)
+class Audit:
+    """Every draw and pass of one hand checked against the tiles seen afterwards."""
+
+    number: int
+    breaches: tuple[Breach, ...]
+    checked: int  # draws and passes checked
+    known: tuple[int, ...]  # seats whose tiles at the end were entered as tiles
+    unknown: tuple[int, ...]  # seats holding tiles at the end, entered only as pips
+
+    @property
+    def certain(self) -> tuple[Breach, ...]:
+        return tuple(b for b in self.breaches if b.certainty is Certainty.CERTAIN)
+
+    @property
+    def possible(self) -> tuple[Breach, ...]:
+        return tuple(b for b in self.breaches if b.certainty is Certainty.POSSIBLE)
+
+    def summary(self, names: Sequence[str]) -> str:
+        """One sentence for the hand's summary."""
+        if not self.checked:
+            return "Nobody drew or passed in this hand: nothing to check (R6, R7)."
+        unknown = ""
+        if self.unknown:
+            who = " and ".join(names[seat] for seat in self.unknown)
+            unknown = f" ({who}: tiles at the end entered as pips, so only the tiles played count)"
+        if not self.breaches:
+            moments = _plural(self.checked, "draw or pass", "draws and passes")
+            return f"No draw or pass broke R6 or R7 ({moments} checked){unknown}."
+        parts = []
+        if self.certain:
+            parts.append(_plural(len(self.certain), "certain breach", "certain breaches"))
+        if self.possible:
+            parts.append(_plural(len(self.possible), "possible breach", "possible breaches"))
+        return f"{' and '.join(parts).capitalize()} of R6 or R7{unknown}."
+
+
+def audit(hand: Hand, reports: Mapping[int, Report], names: Sequence[str]) -> Audit:
+    """Check every draw and pass of ``hand`` against the tiles seen afterwards (see above).
+
+    ``reports`` are the end-of-hand reports by seat; only those entered as tiles are evidence.
+    """
+    held = {seat: report.tiles for seat, report in reports.items() if report.tiles is not None}
+    breaches = []
+    checked = 0
+    for index, move in enumerate(hand.moves):
+        if move.kind not in ("draw", "pass"):
+            continue
+        checked += 1
+        breach = _check(hand.moves, index, held.get(move.seat, ()), names)
+        if breach is not None:
+            breaches.append(breach)
+    known = tuple(sorted(held))
+    unknown = tuple(
+        seat for seat, count in enumerate(hand.held) if count and seat not in held and checked
+    )
+    return Audit(hand.number, tuple(breaches), checked, known, unknown)
+
+
+def _check(
+    moves: tuple[Move, ...], index: int, held_at_end: Sequence[Tile], names: Sequence[str]
+) -> Breach | None:
+    move = moves[index]
+    seat = move.seat
+    layout = move.before
+    draws = [
+        j for j in range(index, len(moves)) if moves[j].kind == "draw" and moves[j].seat == seat
+    ]
+    sightings: list[tuple[Tile, int | None]] = [
+        (later.tile, k)
+        for k, later in enumerate(moves[index + 1 :], start=index + 1)
+        if later.kind == "play" and later.seat == seat and later.tile is not None
+    ]
+    sightings += [(tile, None) for tile in held_at_end]
+    ends = layout.open_ends
+    seen = []
+    for tile, played_at in sightings:
+        fitted = layout.fits(tile)
+        if not fitted:
+            continue
+        until = len(moves) if played_at is None else played_at
+        window = tuple(j for j in draws if j < until)
+        seen.append(Seen(tile, tuple((arm, ends[arm]) for arm in fitted), played_at, window))
+    if not seen:
+        return None
+    rule = "R6" if move.kind == "draw" else "R7"
+    certain = tuple(s for s in seen if s.certain)
+    if certain:
+        words = _holding(certain)
+        sentence = f"{_did(move, index, names)} while holding {words}: certain — {rule}"
+        return _breach(move, index, certain, Certainty.CERTAIN, rule, sentence)
+    counted = _counted(seen, moves)
+    if counted is not None:
+        tiles, drawn = counted
+        shown = " or ".join(str(s.tile) for s in tiles)
+        each = "; ".join(f"{s.tile} ({_where(s)}) {_fitted(s)}" for s in tiles)
+        sentence = (
+            f"{_did(move, index, names)} while holding {shown} — {each}. Only "
+            f"{_plural(drawn, 'tile was', 'tiles were')} drawn in between, so at least one of "
+            f"them was already in hand: certain — {rule}"
+        )
+        return _breach(move, index, tiles, Certainty.CERTAIN, rule, sentence)
+    at_end = tuple(s for s in seen if s.played_at is None)
+    if not at_end:
+        return None  # a tile played after drawing was most likely the tile drawn (R6)
+    name = names[seat]
+    clauses = []
+    for s in at_end:
+        moves_then = "move" if len(s.draws) == 1 else "moves"
+        when = " or ".join(str(j + 1) for j in s.draws)
+        clauses.append(
+            f"{s.tile} at the end, which {_fitted(s)} then — but {name} may have drawn it "
+            f"at {moves_then} {when}"
+        )
+    sentence = f"{_did(move, index, names)} and held {'; and '.join(clauses)}: possible — {rule}"
+    return _breach(move, index, at_end, Certainty.POSSIBLE, rule, sentence)
+
+
+def _counted(seen: list[Seen], moves: tuple[Move, ...]) -> tuple[tuple[Seen, ...], int] | None:
+    """The first tiles seen that the draws in their windows cannot all explain, if any.
+
+    Windows all start at the moment, so they are nested: sorted by when each tile was seen,
+    the first ``m`` tiles must fit in the draws of the ``m``-th window (Hall's condition).
+    """
+    ordered = sorted(seen, key=lambda s: len(moves) if s.played_at is None else s.played_at)
+    for m, last in enumerate(ordered, start=1):
+        drawn = sum(moves[j].drawn for j in last.draws)
+        if m > drawn:
+            return tuple(ordered[:m]), drawn
+    return None
+
+
+def _breach(
+    move: Move,
+    index: int,
+    seen: tuple[Seen, ...],
+    certainty: Certainty,
+    rule: str,
+    sentence: str,
+) -> Breach:
+    ends = tuple(move.before.open_ends.items())
+    return Breach(index, move.seat, move.kind, move.drawn, ends, seen, certainty, rule, sentence)
+
+
+def _did(move: Move, index: int, names: Sequence[str]) -> str:
+    name = names[move.seat]
+    if move.kind == "pass":
+        return f"{name} passed at move {index + 1}"
+    if move.drawn == 1:
+        return f"{name} drew at move {index + 1}"
+    return f"{name} drew {move.drawn} tiles at move {index + 1}"
+
+
+def _fitted(seen: Seen) -> str:
+    ends = " and ".join(f"the {arm} end ({pip})" for arm, pip in seen.ends)
+    return f"fitted {ends}"
+
+
+def _where(seen: Seen) -> str:
+    if seen.played_at is None:
+        return "held at the end"
+    return f"played at move {seen.played_at + 1}"
+
+
+def _holding(tiles: tuple[Seen, ...]) -> str:
+    parts = []
+    for s in tiles:
+        later = f" ({_where(s)})" if s.played_at is not None else ""
+        parts.append(f"{s.tile}{later}, which {_fitted(s)}")
+    return ", and ".join(parts)
+
+
+def _plural(count: int, one: str, many: str) -> str:
+    return f"{count} {one}" if count == 1 else f"{count} {many}"

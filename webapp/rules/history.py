@@ -1,0 +1,115 @@
+"""A game's past, hand by hand, rebuilt from its action log (replay, audit, rescore).
+
+The current :class:`GameState` holds only the hand being played; a settled hand is gone from it.
+:func:`replay` folds the log again and keeps every hand as it was last played — with the score
+before it, the end-of-hand reports and the settlement — so a table can step through any hand and
+check it. The log may hold :class:`Undo` actions: :func:`in_effect` cancels them first, exactly
+as the engine does (an undo cancels the last action still in effect).
+
+>>> from .actions import Play, StartHand, Undo
+>>> from .layout import Arm
+>>> from .tiles import Tile
+>>> options = Options.make(["Ana", "Ben"])
+>>> left = Arm.LEFT
+>>> log = [StartHand(0), Play(Tile(5, 5)), Play(Tile(5, 3), left), Undo(), Play(Tile(5, 0), left)]
+>>> [str(move.tile) for move in hands(options, log)[0].moves]
+['5-5', '5-0']
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from .actions import Action, EndHand, StartHand, Undo
+from .errors import RuleError
+from .game import GameState, HandResult, Status
+from .hand import Hand
+from .options import Options
+
+
+@dataclass(frozen=True, slots=True)
+class PlayedHand:
+    """One hand as last played: its moves, the scores before it, and how it was settled."""
+
+    hand: Hand
+    scores_before: tuple[int, ...]  # per side, when the hand started
+    reports: EndHand | None = None  # what each player said they still held (R14)
+    result: HandResult | None = None  # None while unsettled, or if the game ended mid-hand
+
+    @property
+    def number(self) -> int:
+        return self.hand.number
+
+    def scores_at(self, step: int, options: Options) -> tuple[int, ...]:
+        """Each side's score after the first ``step`` moves: the points of R11, not settled."""
+        scores = list(self.scores_before)
+        for move in self.hand.moves[:step]:
+            scores[options.side_of(move.seat)] += move.points
+        return tuple(scores)
+
+
+@dataclass(frozen=True, slots=True)
+class History:
+    """A log folded through the rules: every hand, where the fold stopped, and what was left."""
+
+    options: Options
+    state: GameState  # the state after the last action applied
+    hands: tuple[PlayedHand, ...]
+    left: tuple[Action, ...] = ()  # actions in effect never applied: the game was already over
+    refusal: RuleError | None = None  # why the fold stopped early, if the rules refused an action
+
+    def hand(self, number: int) -> PlayedHand | None:
+        for played in self.hands:
+            if played.number == number:
+                return played
+        return None
+
+
+def in_effect(actions: Sequence[Action]) -> list[Action]:
+    """The actions a log leaves in effect: each :class:`Undo` cancels the last one standing.
+
+    >>> from .actions import Draw, Pass
+    >>> in_effect([Draw(), Pass(), Undo(), Undo(), Pass()])
+    [Pass(seat=None)]
+    """
+    standing: list[Action] = []
+    for action in actions:
+        if isinstance(action, Undo):
+            if standing:
+                standing.pop()
+        else:
+            standing.append(action)
+    return standing
+
+
+def replay(options: Options, actions: Sequence[Action]) -> History:
+    """Fold ``actions`` (undos included) under ``options``, keeping every hand.
+
+    Under options other than the game's own (see ``rescore``), the game may be over before the
+    log is: the fold stops there and the rest is ``left``, never applied.
+    """
+    state = GameState.new(options)
+    hands: list[PlayedHand] = []
+    standing = in_effect(actions)
+    for index, action in enumerate(standing):
+        if state.status is Status.GAME_OVER:
+            return History(options, state, tuple(hands), tuple(standing[index:]))
+        before = state
+        try:
+            state, outcome = state.apply(action)
+        except RuleError as refusal:
+            return History(options, state, tuple(hands), tuple(standing[index:]), refusal)
+        if isinstance(action, StartHand):
+            assert state.hand is not None
+            hands.append(PlayedHand(state.hand, before.scores))
+        elif isinstance(action, EndHand):
+            hands[-1] = PlayedHand(hands[-1].hand, hands[-1].scores_before, action, outcome.result)
+        elif state.hand is not None and hands:
+            hands[-1] = PlayedHand(state.hand, hands[-1].scores_before)
+    return History(options, state, tuple(hands))
+
+
+def hands(options: Options, actions: Sequence[Action]) -> list[Hand]:
+    """Every hand of the game as last played, the first hand first."""
+    return [played.hand for played in replay(options, actions).hands]
