@@ -1,0 +1,137 @@
+"""What a game would have scored under other rules: the same log, other options (R13–R16).
+
+A dispute about the rules ("we play winner-takes!") is settled by replaying the very same
+actions under the other options and comparing, hand by hand. Only options that do not change
+what happened at the table may change: the settlement (R13, R13p), the target (R15) and the
+finish (R16), or the preset that sets them. The deal (R1) may not: the hands were dealt.
+
+Under other options a game may end earlier — ``finish = "immediate"`` ends it the moment a score
+reaches the target, even mid-hand — and then the rest of the log never happens (``left``). It
+may also not be over yet where the log ends: the game would go on.
+
+A blocked hand (R12): Ana leads 3-2 for 5, Ben draws the boneyard, all pass. Ana holds the
+fewest pips, so under ``pagat`` she scores everyone else's (R13p); under ``seed`` each loses
+their own (R13).
+
+>>> from .actions import Draw, EndHand, Pass, Play, StartHand
+>>> from .tiles import Tile
+>>> options = Options.make(["Ana", "Ben", "Cy"])
+>>> log = [StartHand(0), Play(Tile(3, 2)), Draw(7), Pass(), Pass(), Pass()]
+>>> log.append(EndHand.of({0: 11, 1: 118, 2: 34}))
+>>> found = rescore(options, log, preset="pagat")
+>>> found.other.options.settlement.value
+'winner-takes'
+>>> [(h.result.settled, h.result.scores) for h in (found.played.hands[0], found.other.hands[0])]
+[((-10, -120, -35), (-5, -120, -35)), ((150, 0, 0), (155, 0, 0))]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Final
+
+from .actions import Action
+from .errors import BadOptions
+from .game import Status
+from .history import History, PlayedHand, replay
+from .options import PRESETS, Options
+
+CHANGEABLE: Final = ("preset", "settlement", "finish", "target")
+
+
+def changed(options: Options, **changes: object) -> Options:
+    """``options`` with some changed. A new preset brings its own rules unless they are given.
+
+    >>> seed = Options.make(["Ana", "Ben"], target=150)
+    >>> pagat = changed(seed, preset="pagat")
+    >>> pagat.preset, pagat.settlement.value, pagat.target
+    ('pagat', 'winner-takes', 150)
+    >>> changed(pagat, preset="seed").settlement.value
+    'subtract-own'
+    """
+    for name in changes:
+        if name not in CHANGEABLE:
+            raise BadOptions(
+                "rescore_option",
+                f"{name!r} cannot change after the game: rescore with " + ", ".join(CHANGEABLE),
+            )
+    given = {name: value for name, value in changes.items() if value not in (None, "")}
+    rules = {name: value for name, value in options.rules_dict().items() if name != "preset"}
+    preset = str(given.pop("preset", options.preset))
+    if preset != options.preset:
+        # Rules as the old preset had them give way to the new preset; rules chosen apart stay.
+        implied = Options.make(options.players, options.partnership, options.preset).rules_dict()
+        governed = {name for rules_of in PRESETS.values() for name in rules_of}
+        for name in governed:
+            if rules.get(name) == implied[name]:
+                del rules[name]
+    rules.update(given)
+    return Options.make(options.players, options.partnership, preset, **rules)
+
+
+@dataclass(frozen=True, slots=True)
+class Rescore:
+    """The game as played and as it would have gone under other options, side by side."""
+
+    played: History
+    other: History
+
+    def rows(self) -> list[tuple[int, PlayedHand | None, PlayedHand | None]]:
+        """Hand by hand: (number, as played, under the other options); None: not played."""
+        numbers = sorted(
+            {h.number for h in self.played.hands} | {h.number for h in self.other.hands}
+        )
+        return [(n, self.played.hand(n), self.other.hand(n)) for n in numbers]
+
+    @property
+    def same(self) -> bool:
+        """Whether the other options change any score at all."""
+        return (
+            self.played.state.scores == self.other.state.scores
+            and self.played.state.winner == self.other.state.winner
+            and [h.result for h in self.played.hands] == [h.result for h in self.other.hands]
+        )
+
+    def ending(self, history: History) -> str:
+        """How the game ends (or not) under ``history``'s options, in a sentence (R15, R16)."""
+        options = history.options
+        state = history.state
+        last = history.hands[-1] if history.hands else None
+        if history.refusal is not None:
+            return f"These rules refuse an action of the log: {history.refusal.message}."
+        if state.status is Status.GAME_OVER:
+            assert state.winner is not None
+            won = f"{options.side_name(state.winner)} reaches {options.goal} and wins"
+            if not history.left:
+                return f"{won}."
+            mid = last is not None and last.result is None
+            later = _actions(len(history.left))
+            if mid:
+                assert last is not None
+                where = f"during hand {last.number}, at move {len(last.hand.moves)}"
+                return f"{won} {where} (R16): the game ends there; {later} never happen."
+            assert last is not None
+            return f"{won} when hand {last.number} is settled (R16); {later} never happen."
+        if state.status is Status.PLAYING and self.played.state.status is Status.GAME_OVER:
+            assert last is not None
+            return (
+                f"Nobody has won when the table stopped in hand {last.number}: under these rules "
+                "that hand would be played on and settled. The scores are as they stood."
+            )
+        if state.status is Status.PLAYING:
+            assert last is not None
+            return f"Hand {last.number} is still being played."
+        if state.status is Status.HAND_OVER:
+            assert last is not None
+            return f"Hand {last.number} is over but not settled yet."
+        return f"Nobody has reached {options.goal} yet: the game goes on."
+
+
+def rescore(options: Options, actions: Sequence[Action], **changes: object) -> Rescore:
+    """Replay ``actions`` under ``options`` and under ``changed(options, **changes)``."""
+    return Rescore(replay(options, actions), replay(changed(options, **changes), actions))
+
+
+def _actions(count: int) -> str:
+    return "the 1 action after it would" if count == 1 else f"the {count} actions after it would"
