@@ -43,10 +43,11 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.config["DATABASE_URL"] = url
     app.extensions["allfives_store"] = open_store(url)
 
-    from . import api, compress, errors, pages, security
+    from . import api, compress, disputes, errors, pages, security
 
     app.register_blueprint(api.bp)
     app.register_blueprint(pages.bp)
+    app.register_blueprint(disputes.bp)
     errors.register(app)
     security.register(app)
     compress.register(app)

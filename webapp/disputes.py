@@ -1,0 +1,523 @@
+"""Settling disputes: check a play without entering it, replay any hand, audit, rescore.
+
+Every page here is a GET that changes nothing, so each works on the players' link (``/g/…``)
+and on the watch link (``/v/…``) alike; links to share with the table use the watch link, so
+sharing a moment never hands out the right to enter plays. The answers all come from
+``webapp.rules``: ``why_not`` and ``placements`` for a play, ``rules.history`` for the hands
+already settled, ``rules.audit`` for draws and passes, ``rules.rescore`` for other options.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from typing import Any, TypeVar
+
+from flask import Blueprint, abort, current_app, g, redirect, render_template, request, url_for
+from flask.typing import ResponseReturnValue
+
+from . import present
+from .drawing import draw_layout
+from .games import store
+from .rules import (
+    Action,
+    Arm,
+    BadOptions,
+    GameState,
+    Layout,
+    Move,
+    Options,
+    RuleError,
+    Status,
+    Tile,
+    from_dict,
+)
+from .rules.audit import Audit, audit
+from .rules.history import History, PlayedHand, replay
+from .rules.rescore import Rescore, changed
+from .store import Snapshot
+
+bp = Blueprint("disputes", __name__)
+View = TypeVar("View", bound=Callable[..., ResponseReturnValue])
+
+HISTORIES = 128  # games whose replayed history is kept, per app
+_lock = threading.Lock()
+
+
+@dataclass(frozen=True, slots=True)
+class Table:
+    """A game as this page's reader reaches it: by the players' link or the watch link."""
+
+    snapshot: Snapshot  # with the real id: never shown to a watcher
+    viewer: bool
+
+    @property
+    def key(self) -> str:
+        return self.snapshot.view_id if self.viewer else self.snapshot.id
+
+    @property
+    def state(self) -> GameState:
+        return self.snapshot.state
+
+    @property
+    def shown(self) -> Snapshot:
+        """The snapshot the templates see: a watcher's carries the watch id only."""
+        return replace(self.snapshot, id=self.snapshot.view_id) if self.viewer else self.snapshot
+
+
+def _table(key: str, viewer: bool) -> Table:
+    snapshot = store().get_by_view(key) if viewer else store().get(key)
+    return Table(snapshot, viewer)
+
+
+def _route(rule: str, endpoint: str) -> Callable[[View], View]:
+    """Register a view on the players' link and on the watch link (endpoint ``…_view``)."""
+
+    def register(view: View) -> View:
+        bp.add_url_rule(f"/g/<key>{rule}", endpoint, view, defaults={"viewer": False})
+        bp.add_url_rule(f"/v/<key>{rule}", f"{endpoint}_view", view, defaults={"viewer": True})
+        return view
+
+    return register
+
+
+def dispute_url(name: str, snap: Snapshot, _external: bool = False, **args: Any) -> str:
+    """The URL of a disputes page for the game screen's ``snap`` (edit or watch link)."""
+    viewer = snap.id == snap.view_id
+    endpoint = f"disputes.{name}_view" if viewer else f"disputes.{name}"
+    return url_for(endpoint, key=snap.id, _external=_external, **args)
+
+
+def _url(name: str, table: Table, _external: bool = False, **args: Any) -> str:
+    return dispute_url(name, table.shown, _external=_external, **args)
+
+
+def _watch_url(name: str, table: Table, **args: Any) -> str:
+    """The link to share with the table: the watch link, which cannot change the game."""
+    return url_for(f"disputes.{name}_view", key=table.snapshot.view_id, _external=True, **args)
+
+
+# --- the history of a game, replayed from its log -----------------------------------------------
+
+
+def history_of(snapshot: Snapshot) -> History:
+    """The game's log up to ``snapshot`` folded through the rules, kept per revision."""
+    return _logged(snapshot)[1]
+
+
+def _logged(snapshot: Snapshot) -> tuple[tuple[Action, ...], History]:
+    """The actions of the log up to ``snapshot`` and their history, kept per revision."""
+    cache: OrderedDict[tuple[str, int], tuple[tuple[Action, ...], History]]
+    cache = current_app.extensions.setdefault("allfives_histories", OrderedDict())
+    key = (snapshot.id, snapshot.seq)
+    with _lock:
+        found = cache.get(key)
+        if found is not None:
+            cache.move_to_end(key)
+            return found
+    rows = store().log(snapshot.id)
+    actions = tuple(from_dict(stored) for seq, stored, _ in rows if seq <= snapshot.seq)
+    found = (actions, replay(snapshot.state.options, actions))
+    with _lock:
+        cache[key] = found
+        while len(cache) > HISTORIES:
+            cache.popitem(last=False)
+    return found
+
+
+def hand_audit(played: PlayedHand, options: Options) -> Audit | None:
+    """The audit of a settled hand (R6, R7); None before it is settled."""
+    if played.reports is None:
+        return None
+    return audit(played.hand, played.reports.by_seat, options.players)
+
+
+def disputes_of(snap: Snapshot) -> dict[str, Any]:
+    """For the game screen: each settled hand's audit, and which hand was settled last."""
+    state = snap.state
+    if not state.results:
+        return {"audits": {}, "last": None}
+    memo: dict[tuple[str, int], dict[str, Any]] = g.setdefault("allfives_disputes", {})
+    if (snap.id, snap.seq) in memo:
+        return memo[(snap.id, snap.seq)]
+    real = store().get_by_view(snap.view_id) if snap.id == snap.view_id else snap
+    history = history_of(real)
+    audits = {}
+    for played in history.hands:
+        checked = hand_audit(played, state.options)
+        if checked is not None:
+            audits[played.number] = _audit_view(checked, state.options)
+    notes = {"audits": audits, "last": state.results[-1].number}
+    memo[(snap.id, snap.seq)] = notes
+    return notes
+
+
+def _audit_view(found: Audit, options: Options) -> dict[str, Any]:
+    return {
+        "number": found.number,
+        "checked": found.checked,
+        "summary": found.summary(options.players),
+        "breaches": [
+            {
+                "move": breach.move + 1,
+                "sentence": breach.sentence,
+                "certainty": breach.certainty.value,
+                "rule": breach.rule,
+            }
+            for breach in found.breaches
+        ],
+    }
+
+
+bp.record_once(
+    lambda setup: setup.app.jinja_env.globals.update(
+        dispute_url=dispute_url, disputes_of=disputes_of
+    )
+)
+
+
+# --- check a play ---------------------------------------------------------------------------------
+
+
+@_route("/check", "check")
+def check(key: str, viewer: bool) -> ResponseReturnValue:
+    """Whether a tile may be played (on an end) now, what it would score, or why not."""
+    table = _table(key, viewer)
+    state = table.state
+    hand = state.hand
+    verdict: dict[str, Any] | None = None
+    tile: Tile | None = None
+    try:
+        tile = Tile.parse(request.args["tile"]) if request.args.get("tile") else None
+        arm = Arm.parse(request.args["end"]) if tile and request.args.get("end") else None
+        if tile is not None:
+            verdict = _verdict(state, tile, arm)
+    except RuleError as refusal:
+        verdict = {"refusal": _refusal(refusal)}
+    layout = hand.layout if hand else Layout()
+    after = verdict.get("after") if verdict else None
+    drawing = draw_layout(after or layout, tile if after else _last_tile(hand))
+    return render_template(
+        "check.html",
+        table=table,
+        snap=table.shown,
+        state=state,
+        tile=tile,
+        verdict=verdict,
+        drawing=drawing if (after or layout).lead else None,
+        shown_layout=after or layout,
+        hints=present.tile_hints(state),
+        arms=list(Arm),
+    )
+
+
+def _verdict(state: GameState, tile: Tile, arm: Arm | None) -> dict[str, Any]:
+    """The engine's answer about ``tile`` (on ``arm``): a refusal, the places, or the one place."""
+    hand = state.hand
+    leading = hand is not None and hand.layout.lead is None
+    if leading:
+        arm = None  # R4: a lead goes on no end
+    refusal = state.why_not(tile, arm)
+    verdict: dict[str, Any] = {"tile": tile, "arm": arm, "leading": leading, "ends": []}
+    anywhere = state.why_not(tile)  # refused whatever the end: the status, or already played
+    if not leading and (anywhere is None or anywhere.code == "no_match"):
+        verdict["ends"] = _ends(state, tile)
+    if refusal is not None:
+        verdict["refusal"] = _refusal(refusal)
+        return verdict
+    assert hand is not None
+    places = state.placements(tile)
+    if arm is not None:
+        places = tuple(place for place in places if place.arm is arm)
+    verdict["places"] = places
+    if len(places) == 1:
+        verdict["place"] = places[0]
+        verdict["after"] = hand.layout.place(tile, places[0].arm)
+        verdict["who"] = state.name(hand.turn)
+    return verdict
+
+
+def _ends(state: GameState, tile: Tile) -> list[dict[str, Any]]:
+    """For each end of the layout: may ``tile`` go there, and for how many points — or why not."""
+    places = {place.arm: place for place in state.placements(tile)}
+    ends = []
+    for arm in Arm:
+        refusal = state.why_not(tile, arm)
+        ends.append(
+            {
+                "arm": arm,
+                "place": places.get(arm),
+                "refusal": _refusal(refusal) if refusal else None,
+            }
+        )
+    return ends
+
+
+def _refusal(refusal: RuleError) -> dict[str, Any]:
+    text = refusal.message[:1].upper() + refusal.message[1:]
+    return {"text": text, "rule": refusal.rule, "code": refusal.code}
+
+
+def _last_tile(hand: Any) -> Tile | None:
+    if hand and hand.moves and hand.moves[-1].kind == "play":
+        found: Tile | None = hand.moves[-1].tile
+        return found
+    return None
+
+
+# --- replay ---------------------------------------------------------------------------------------
+
+
+@_route("/replay", "replay_latest")
+def replay_latest(key: str, viewer: bool) -> ResponseReturnValue:
+    table = _table(key, viewer)
+    if table.state.hand_number == 0:
+        abort(404, "No hand has been played in this game yet: there is nothing to replay.")
+    return redirect(_url("replay_hand", table, number=table.state.hand_number))
+
+
+@_route("/replay/<int:number>", "replay_hand")
+def replay_hand(key: str, viewer: bool, number: int) -> ResponseReturnValue:
+    table = _table(key, viewer)
+    played = _played(table, number)
+    return redirect(_url("replay", table, number=number, step=min(1, len(played.hand.moves))))
+
+
+@_route("/replay/<int:number>/<int:step>", "replay")
+def replay_step(key: str, viewer: bool, number: int, step: int) -> ResponseReturnValue:
+    """Hand ``number`` after ``step`` of its moves: the layout, the count, who scored what."""
+    table = _table(key, viewer)
+    options = table.state.options
+    history = history_of(table.snapshot)
+    played = _played(table, number, history)
+    moves = played.hand.moves
+    if not 0 <= step <= len(moves):
+        abort(404, f"Hand {number} has {len(moves)} moves: there is no move {step}.")
+    layout = moves[step].before if step < len(moves) else played.hand.layout
+    move = moves[step - 1] if step else None
+    last = move.tile if move is not None and move.kind == "play" else None
+    found = hand_audit(played, options)
+    flagged = {
+        breach.move + 1: {
+            "certainty": breach.certainty.value,
+            "sentence": breach.sentence,
+            "rule": breach.rule,
+        }
+        for breach in (found.breaches if found else ())
+    }
+    scores = played.scores_at(step, options)
+    sides = [
+        {
+            "name": options.side_name(side),
+            "score": score,
+            "this_hand": score - played.scores_before[side],
+            "moved": move is not None and options.side_of(move.seat) == side,
+        }
+        for side, score in enumerate(scores)
+    ]
+    return render_template(
+        "replay.html",
+        table=table,
+        snap=table.shown,
+        state=table.state,
+        options=options,
+        hands=[h.number for h in history.hands],
+        played=played,
+        number=number,
+        step=step,
+        total=len(moves),
+        move=_move_view(options, move) if move else None,
+        moves=[_move_view(options, m) for m in moves],
+        flagged=flagged,
+        layout=layout,
+        drawing=draw_layout(layout, last) if layout.lead else None,
+        sides=sides,
+        result=_result_view(options, played) if step == len(moves) else None,
+        audit=_audit_view(found, options) if found and step == len(moves) else None,
+        share=_watch_url("replay", table, number=number, step=step),
+        leader=options.players[played.hand.leader],
+    )
+
+
+def _played(table: Table, number: int, history: History | None = None) -> PlayedHand:
+    played = (history or history_of(table.snapshot)).hand(number)
+    if played is None:
+        abort(404, f"There is no hand {number} in this game.")
+    return played
+
+
+def _move_view(options: Options, move: Move) -> dict[str, Any]:
+    """A move in words: who did what, and for a play the count after it and the points."""
+    name = options.players[move.seat]
+    if move.kind == "play" and move.arm is None:
+        text = f"{name} led {move.tile}"
+    elif move.kind == "play":
+        text = f"{name} played {move.tile} on the {move.arm}"
+    elif move.kind == "draw":
+        text = f"{name} drew a tile" if move.drawn == 1 else f"{name} drew {move.drawn} tiles"
+    else:
+        text = f"{name} passed"
+    return {
+        "kind": move.kind,
+        "who": name,
+        "text": text,
+        "tile": str(move.tile) if move.tile else None,
+        "points": move.points,
+        "breakdown": move.breakdown,
+    }
+
+
+def _result_view(options: Options, played: PlayedHand) -> dict[str, Any] | None:
+    result = played.result
+    hand = played.hand
+    if hand.end is None:
+        return {"settled": False, "end": None}
+    ended = (
+        f"{options.players[hand.went_out]} went out (domino)"
+        if hand.went_out is not None
+        else "Blocked: nobody could play"
+    )
+    if result is None:
+        return {"settled": False, "end": ended}
+    return {
+        "settled": True,
+        "end": ended,
+        "players": [
+            {"name": name, "pips": result.pips[seat], "rounded": result.rounded[seat]}
+            for seat, name in enumerate(options.players)
+        ],
+        "sides": [
+            {
+                "name": options.side_name(side),
+                "scored": result.scored[side],
+                "settled": result.settled[side],
+                "score": result.scores[side],
+            }
+            for side in range(options.side_count)
+        ],
+        "reports": {
+            options.players[seat]: [str(t) for t in report.tiles] if report.tiles else None
+            for seat, report in (played.reports.reports if played.reports else ())
+        },
+    }
+
+
+# --- rescore --------------------------------------------------------------------------------------
+
+
+@_route("/rescore", "rescore")
+def rescore_page(key: str, viewer: bool) -> ResponseReturnValue:
+    """The game as played beside the same log under other options (R13–R16)."""
+    table = _table(key, viewer)
+    options = table.state.options
+    other_preset = "pagat" if options.preset == "seed" else "seed"
+    form = {
+        "preset": request.args.get("preset", other_preset).strip()[:12],
+        "settlement": request.args.get("settlement", "").strip()[:20],
+        "finish": request.args.get("finish", "").strip()[:20],
+        "target": request.args.get("target", "").strip()[:6],
+    }
+    history = history_of(table.snapshot)
+    error = None
+    found = None
+    try:
+        other = changed(options, **form)
+        found = Rescore(history, replay(other, _logged(table.snapshot)[0]))
+    except BadOptions as refusal:
+        error = refusal.message[:1].upper() + refusal.message[1:]
+    return render_template(
+        "rescore.html",
+        table=table,
+        snap=table.shown,
+        state=table.state,
+        options=options,
+        form=form,
+        error=error,
+        found=found,
+        columns=_columns(found) if found else [],
+        rows=_rows(found) if found else [],
+        finished=table.state.status is Status.GAME_OVER,
+    ), 422 if error else 200
+
+
+def _columns(found: Rescore) -> list[dict[str, Any]]:
+    """The two ways of scoring: their rules in words, final scores, and how the game ends."""
+    columns = []
+    for label, history in (("As played", found.played), ("Rescored", found.other)):
+        options = history.options
+        state = history.state
+        columns.append(
+            {
+                "label": label,
+                "rules": _rules_words(options),
+                "scores": [
+                    {"name": options.side_name(side), "score": score, "won": state.winner == side}
+                    for side, score in enumerate(state.scores)
+                ],
+                "ending": found.ending(history),
+            }
+        )
+    return columns
+
+
+def _rows(found: Rescore) -> list[dict[str, Any]]:
+    """Hand by hand, each side's score after the hand under both rules."""
+    options = found.played.options
+    rows = []
+    for number, *pair in found.rows():
+        cells = []
+        for side in range(options.side_count):
+            cells.append([_cell(played, side, options) for played in pair])
+        first = next(p for p in pair if p is not None)
+        rows.append(
+            {
+                "number": number,
+                "ended": _ended(options, first),
+                "sides": [
+                    {"name": options.side_name(side), "cells": cells[side]}
+                    for side in range(options.side_count)
+                ],
+                "differs": any(a != b for a, b in cells),
+            }
+        )
+    return rows
+
+
+def _cell(played: PlayedHand | None, side: int, options: Options) -> dict[str, Any]:
+    if played is None:
+        return {"played": False}
+    result = played.result
+    if result is None:
+        moves = len(played.hand.moves)
+        score = played.scores_at(moves, options)[side]
+        made = score - played.scores_before[side]
+        return {"played": True, "settled": False, "score": score, "scored": made}
+    return {
+        "played": True,
+        "settled": True,
+        "scored": result.scored[side],
+        "change": result.settled[side],
+        "score": result.scores[side],
+    }
+
+
+def _ended(options: Options, played: PlayedHand) -> str:
+    hand = played.hand
+    if hand.went_out is not None:
+        return f"{options.players[hand.went_out]} went out"
+    if hand.end is not None:
+        return "blocked"
+    return "not finished"
+
+
+def _rules_words(options: Options) -> str:
+    settlement = {
+        "subtract-own": "each loses own pips (R13)",
+        "winner-takes": "winner takes the pips (R13p)",
+    }[options.settlement.value]
+    finish = {"immediate": "ends at once", "end-of-hand": "hand finished first"}
+    return (
+        f"{options.preset}: {settlement}; to {options.goal}, {finish[options.finish.value]} (R16)"
+    )
