@@ -43,11 +43,12 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.config["DATABASE_URL"] = url
     app.extensions["allfives_store"] = open_store(url)
 
-    from . import api, compress, disputes, errors, pages, security
+    from . import api, compress, disputes, errors, pages, security, teaching
 
     app.register_blueprint(api.bp)
     app.register_blueprint(pages.bp)
     app.register_blueprint(disputes.bp)
+    app.register_blueprint(teaching.bp)
     errors.register(app)
     security.register(app)
     compress.register(app)

@@ -59,6 +59,7 @@ class Snapshot:
     state: GameState
     created_at: datetime
     updated_at: datetime
+    learning: bool = False  # the table's teaching switch, kept with the options (not a rule)
 
 
 def options_to_dict(options: Options) -> dict[str, Any]:
@@ -221,10 +222,20 @@ class Store:
                     raise IntegrityError("revision moved", None, Exception("seq"))
                 created = game.created_at
                 view_id = game.view_id
+                learning = bool(game.options.get("learning"))
         except IntegrityError:
             raise StaleRevision(self.get(game_id), seq) from None
         self._remember(game_id, seq + 1, new_state)
-        return Snapshot(game_id, view_id, seq + 1, new_state, created, now), outcome
+        snapshot = Snapshot(game_id, view_id, seq + 1, new_state, created, now, learning)
+        return snapshot, outcome
+
+    def set_learning(self, game_id: str, on: bool) -> Snapshot:
+        """Turn the game's learning mode on or off: a setting of the screen, not an action,
+        so it is kept in the stored options under ``"learning"`` and leaves the log alone."""
+        with self._writes.begin() as session:
+            game = self._game(session, game_id, lock=True)
+            game.options = {**game.options, "learning": bool(on)}
+        return self.get(game_id)
 
     # --- internals -----------------------------------------------------------------------------
 
@@ -238,7 +249,10 @@ class Store:
 
     def _snapshot(self, session: Session, game: Game) -> Snapshot:
         seq, state = self._state(session, game)
-        return Snapshot(game.id, game.view_id, seq, state, game.created_at, game.updated_at)
+        learning = bool(game.options.get("learning"))
+        return Snapshot(
+            game.id, game.view_id, seq, state, game.created_at, game.updated_at, learning
+        )
 
     def _state(self, session: Session, game: Game) -> tuple[int, GameState]:
         """The game's state and the revision it is at, from the cache and the log.

@@ -1,0 +1,103 @@
+"""Screenshots of the teaching screens at 390×844, for a person to look at (not a test).
+
+    python3 -m tests.web.screens_teaching [OUTDIR]      # default /tmp/screens-teaching
+
+Practice board, guided first hand, rules page and a game in learning mode, driven through
+headless Chromium by role and label, as a player (or a later Playwright test) would.
+"""
+
+from __future__ import annotations
+
+import sys
+import tempfile
+from pathlib import Path
+
+from tests.web.screens import CHROMIUM_ARGS, serve
+
+
+def main(outdir: str = "/tmp/screens-teaching") -> None:
+    from playwright.sync_api import sync_playwright
+
+    out = Path(outdir)
+    out.mkdir(parents=True, exist_ok=True)
+    base, server = serve(Path(tempfile.mkdtemp()))
+    try:
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS)
+            page = browser.new_page(viewport={"width": 390, "height": 844}, device_scale_factor=2)
+
+            def shot(name: str, full: bool = False) -> None:
+                page.wait_for_timeout(120)
+                page.screenshot(path=str(out / f"{name}.png"), full_page=full)
+                print("saved", out / f"{name}.png")
+
+            def tap(name: str) -> None:
+                page.get_by_role("button", name=name, exact=True).click()
+                page.wait_for_load_state()
+
+            page.goto(base + "/")
+            shot("01-home", full=True)
+
+            page.goto(base + "/practice")
+            shot("02-practice-empty")
+            shot("02b-practice-empty-full", full=True)
+            tap("5-5")
+            shot("03-practice-lead")
+            tap("5-3")
+            shot("04-practice-choice")
+            page.get_by_role("button", name="Left").click()  # "Left 8 points 3 + …"
+            page.wait_for_load_state()
+            tap("5-2")
+            shot("05-practice-three")
+            shot("05b-practice-three-full", full=True)
+            page.goto(base + "/practice?p=5-5,5-2:up")
+            shot("06-practice-bad-link")
+            page.goto(base + "/practice?p=5-5,5-3:left&add=1-1")
+            shot("07-practice-refused")
+            page.goto(
+                base + "/practice?p=3-2,2-2:right,2-6:right,2-4:up,3-1:left,6-6:right,4-4:up,"
+                "2-5:down,1-0:left"
+            )
+            shot("08-practice-example-a", full=True)
+
+            page.goto(base + "/learn")
+            shot("10-learn-1", full=True)
+            for number in range(2, 17):
+                page.get_by_role("link", name="Next", exact=True).click()
+                page.wait_for_load_state()
+                shot(f"11-learn-{number:02d}", full=number in (3, 4, 10, 12, 15, 16))
+
+            page.goto(base + "/rules")
+            shot("20-rules-top")
+            shot("20b-rules-full", full=True)
+            height = page.evaluate("document.body.scrollHeight")
+            for part, top in enumerate(range(0, height, 780)):
+                page.evaluate(f"window.scrollTo(0, {top})")
+                shot(f"20c-rules-part-{part:02d}")
+            page.goto(base + "/rules#R10")
+            shot("21-rules-r10")
+
+            page.goto(base + "/new")
+            page.locator("input[name=name]").nth(0).fill("Ana")
+            page.locator("input[name=name]").nth(1).fill("Ben")
+            page.locator("input[name=name]").nth(2).fill("Cy")
+            page.get_by_role("button", name="Start game").click()
+            page.get_by_role("button", name="Ana leads").click()
+            page.get_by_role("button", name="Learning mode").click()
+            page.wait_for_load_state()
+            shot("30-learning-lead", full=True)
+            for name in ("3-2", "2-2"):
+                tap(name)
+                page.get_by_text(f"{name}:", exact=False).first.wait_for()
+            shot("31-learning-after-spinner")
+            shot("31b-learning-after-spinner-full", full=True)
+            tap("1-1")
+            page.locator(".notice.refused").wait_for()
+            shot("32-learning-refusal")
+            browser.close()
+    finally:
+        server.shutdown()
+
+
+if __name__ == "__main__":
+    main(*sys.argv[1:2])

@@ -1,0 +1,266 @@
+"""Teaching pages: learning mode on the game screen, the practice board, the guided first hand,
+and the drawn examples of the rules page.
+
+Every count, point, placement and explanation is asked of ``webapp.rules`` (``Layout``,
+``rules.practice.Board``, ``rules.explain``); these views only pick what to show. The practice
+board and the guided hand store nothing: the practice board lives in its URL.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+from typing import Any
+
+from flask import Blueprint, abort, redirect, render_template, request, url_for
+from flask.blueprints import BlueprintSetupState
+from flask.typing import ResponseReturnValue
+from markupsafe import Markup, escape
+
+from . import lesson
+from .drawing import Drawing, draw_layout
+from .games import store
+from .rules import DOUBLE_SIX, GameState, Layout, Options, Outcome, RuleError, Tile
+from .rules.explain import Reason, explain_move, explain_play
+from .rules.layout import Placement
+from .rules.practice import Board, Step
+from .rules.settlement import round_to_five
+
+bp = Blueprint("teaching", __name__)
+
+
+# --- learning mode on the game screen ------------------------------------------------------------
+
+
+@bp.post("/g/<game_id>/learning")
+def learning(game_id: str) -> ResponseReturnValue:
+    """Turn the game's learning mode on or off (a setting of the screen, not a game action)."""
+    store().set_learning(game_id, request.form.get("on") == "1")
+    return redirect(url_for("pages.game", game_id=game_id), 303)
+
+
+def play_reasons(state: GameState, outcome: Outcome) -> list[dict[str, str]]:
+    """For the outcome banner in learning mode: why the action just taken did what it did."""
+    hand = state.hand
+    if outcome.kind not in ("play", "draw", "pass") or hand is None or not hand.moves:
+        return []
+    return reason_data(explain_move(hand.moves[-1]))
+
+
+def reason_data(reasons: list[Reason] | tuple[Reason, ...]) -> list[dict[str, str]]:
+    """Reasons as plain data (they travel in the session between a POST and its redirect)."""
+    return [{"rule": reason.rule, "text": reason.text} for reason in reasons]
+
+
+# --- drawn layouts: the practice board, the guided hand, the rules page ---------------------------
+
+
+def picture(layout: Layout, last: Tile | None = None) -> dict[str, Any]:
+    """A layout as the templates draw it: the SVG geometry, its open ends and its count."""
+    drawing: Drawing = draw_layout(layout, last)
+    return {
+        "drawing": drawing,
+        "ends": list(layout.open_ends.items()),
+        "count": layout.count,
+        "breakdown": layout.breakdown,
+        "empty": layout.lead is None,
+    }
+
+
+@cache
+def diagram(notation: str) -> dict[str, Any]:
+    """A small drawn example for the rules page, from a board written like the practice URL:
+    the layout, its count, the explanation of its last play, and a link to try it."""
+    board = Board.parse(notation)
+    last = board.last
+    found = picture(board.layout, last.tile if last else None)
+    found["points"] = last.points if last else 0
+    found["reasons"] = reason_data(explain_play(board.before, last)) if last else []
+    found["practice_url"] = url_for("teaching.practice", p=board.notation)
+    return found
+
+
+def tile_names(text: str) -> Markup:
+    """Text with each tile name (``6-4``) kept on one line: a name split at its hyphen misreads."""
+    return Markup(_TILE_NAME.sub(r'<span class="tile-name">\1</span>', str(escape(text))))
+
+
+_TILE_NAME = re.compile(r"\b(\d-\d)\b")
+
+
+def _register(state: BlueprintSetupState) -> None:
+    state.app.jinja_env.globals.update(diagram=diagram, round_to_five=round_to_five)
+    state.app.jinja_env.filters["tile_names"] = tile_names
+
+
+bp.record_once(_register)
+
+
+# --- the practice board -------------------------------------------------------------------------
+
+
+@bp.get("/practice")
+def practice() -> ResponseReturnValue:
+    """A layout built by tapping tiles; the board is the ``p`` query string, nothing is stored.
+
+    ``add`` (a tile, or ``tile:end``) plays one more tile and redirects to the new board.
+    """
+    board, refusal = Board.read(request.args.get("p", ""))
+    if refusal is not None:
+        notice = _refusal(refusal, "This board link has a mistake")
+        return _practice_page(board, notice=notice, kept=True), 400
+    added = request.args.get("add")
+    if added is None:
+        return _practice_page(board)
+    try:
+        step = Step.parse(added[:20])
+        places = board.placements(step.tile)
+        if step.arm is None and board.layout.lead is not None and len(places) > 1:
+            return _practice_page(board, choice=(step.tile, places))
+        board = board.add(step.tile, step.arm)
+    except RuleError as refused:
+        return _practice_page(board, notice=_refusal(refused, "Not there")), 422
+    return redirect(_practice_url(board), 303)
+
+
+def _practice_url(board: Board) -> str:
+    """The board's own address: its plays in the query string (none for the empty board)."""
+    if board.notation:
+        return url_for("teaching.practice", p=board.notation)
+    return url_for("teaching.practice")
+
+
+def _refusal(refusal: RuleError, title: str) -> dict[str, Any]:
+    text = refusal.message[:1].upper() + refusal.message[1:]
+    return {"tone": "refused", "title": title, "text": text, "rule": refusal.rule}
+
+
+def _practice_page(
+    board: Board,
+    notice: dict[str, Any] | None = None,
+    choice: tuple[Tile, tuple[Placement, ...]] | None = None,
+    kept: bool = False,
+) -> str:
+    last = board.last
+    layout = board.layout
+    rows = []
+    for tile, places in board.what_if():
+        rows.append(
+            {
+                "tile": str(tile),
+                "best": max((place.points for place in places), default=0),
+                "places": [_place_data(board, place) for place in places],
+            }
+        )
+    tiles = {row["tile"]: row for row in rows}
+    picker = [
+        {
+            "name": str(tile),
+            "played": str(tile) not in tiles,
+            "fits": bool(tiles.get(str(tile), {}).get("places")) and layout.lead is not None,
+            "best": tiles.get(str(tile), {}).get("best", 0),
+        }
+        for tile in DOUBLE_SIX
+    ]
+    return render_template(
+        "practice.html",
+        board=board,
+        view=picture(layout, last.tile if last else None),
+        last=last,
+        points=last.points if last else 0,
+        reasons=reason_data(explain_play(board.before, last)) if last else [],
+        picker=picker,
+        scoring=sorted((r for r in rows if r["best"]), key=lambda r: -r["best"]),
+        fitting=[r for r in rows if r["places"] and not r["best"]],
+        stuck=[r["tile"] for r in rows if not r["places"]],
+        open_ends=sorted({pip for _, pip in layout.open_ends.items()}, reverse=True),
+        undo_url=_practice_url(board.undo()),
+        clear_url=url_for("teaching.practice"),
+        notice=notice,
+        kept=kept,
+        choice=(
+            {"tile": str(choice[0]), "places": [_place_data(board, p) for p in choice[1]]}
+            if choice
+            else None
+        ),
+    )
+
+
+def _place_data(board: Board, place: Placement) -> dict[str, Any]:
+    return {
+        "arm": place.arm.value if place.arm else "lead",
+        "points": place.points,
+        "count": place.count,
+        "breakdown": place.breakdown,
+        "url": _practice_url(board.add(place.tile, place.arm)),
+    }
+
+
+# --- the guided first hand ----------------------------------------------------------------------
+
+
+@bp.get("/learn")
+@bp.get("/learn/<int:number>")
+def learn(number: int = 1) -> ResponseReturnValue:
+    """Step ``number`` (from 1) of the guided first hand."""
+    steps = lesson.steps()
+    if not 1 <= number <= len(steps):
+        abort(404, f"The guided hand has steps 1 to {len(steps)}: there is no step {number}.")
+    step = steps[number - 1]
+    state = step.state
+    hand = state.hand
+    assert hand is not None
+    move = hand.moves[-1] if hand.moves else None
+    played = move is not None and step.kind == "play"
+    before = step.before.hand.layout if step.before.hand else Layout()
+    return render_template(
+        "learn.html",
+        step=step,
+        number=number,
+        total=len(steps),
+        view=picture(hand.layout, move.tile if played and move else None),
+        points=step.outcome.points,
+        scores=[
+            {"name": state.name(seat), "score": score, "change": score - step.before.scores[seat]}
+            for seat, score in enumerate(state.scores)
+        ],
+        who=state.name(hand.leader if step.seat is None else step.seat),
+        laid=move.tile if played and move else None,
+        arm=move.arm.value if played and move and move.arm else None,
+        open_ends=[pip for _, pip in before.open_ends.items()],
+        reasons=reason_data(step.reasons) + _story_reasons(step),
+        result=step.outcome.result,
+        went_out=state.name(hand.went_out) if hand.went_out is not None else None,
+        standard_deal=_standard_deal(),
+        options=state.options,
+        back_url=url_for(".learn", number=number - 1) if number > 1 else None,
+        next_url=url_for(".learn", number=number + 1) if number < len(steps) else None,
+    )
+
+
+def _story_reasons(step: lesson.Step) -> list[dict[str, str]]:
+    """The rules a step shows beyond the play itself: going out, settling, who leads next."""
+    state = step.state
+    hand = state.hand
+    assert hand is not None
+    found = []
+    if step.kind == "start_hand":
+        found = [
+            Reason("R1", "Each player draws a hand; the rest stay face down as the boneyard"),
+            Reason("R3", "The first leader is picked by lot"),
+            Reason("R4", "The leader may lead any tile"),
+        ]
+    if step.kind == "play" and hand.went_out is not None and step.outcome.result is None:
+        name = state.name(hand.went_out)
+        found.append(Reason("R12", f"{name} played their last tile: the hand ends at once"))
+    if step.outcome.result is not None and hand.went_out is not None:
+        name = state.name(hand.went_out)
+        found.append(Reason("R13", f"{name} went out, holds nothing and loses nothing"))
+    if step.outcome.result is not None and state.next_leader is not None:
+        name = state.name(state.next_leader)
+        found.append(Reason("R3", f"{name} went out, so {name} leads the next hand"))
+    return reason_data(found)
+
+
+def _standard_deal() -> int:
+    return Options.make(list(lesson.PLAYERS)).hand_size
