@@ -15,7 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any, TypeVar
 
-from flask import Blueprint, abort, current_app, g, redirect, render_template, request, url_for
+from flask import Blueprint, abort, current_app, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
 
 from . import present
@@ -35,7 +35,7 @@ from .rules import (
     from_dict,
 )
 from .rules.audit import Audit, audit
-from .rules.history import History, PlayedHand, replay
+from .rules.history import History, PlayedHand, replay, settled_prefix
 from .rules.rescore import Rescore, changed
 from .store import Snapshot
 
@@ -108,23 +108,41 @@ def history_of(snapshot: Snapshot) -> History:
 
 
 def _logged(snapshot: Snapshot) -> tuple[tuple[Action, ...], History]:
-    """The actions of the log up to ``snapshot`` and their history, kept per revision."""
-    cache: OrderedDict[tuple[str, int], tuple[tuple[Action, ...], History]]
+    """The actions of the log up to ``snapshot`` and their history."""
+    actions = _actions(snapshot)
+    return actions, _folded(snapshot, snapshot.seq, actions)
+
+
+def _actions(snapshot: Snapshot) -> tuple[Action, ...]:
+    rows = store().log(snapshot.id)
+    return tuple(from_dict(stored) for seq, stored, _ in rows if seq <= snapshot.seq)
+
+
+def _folded(snapshot: Snapshot, seq: int, actions: tuple[Action, ...]) -> History:
+    """The first ``seq`` actions of the game folded through the rules, kept per revision."""
+    found = _cached(("history", snapshot.id, seq))
+    if not isinstance(found, History):
+        found = replay(snapshot.state.options, actions[:seq])
+        _keep(("history", snapshot.id, seq), found)
+    return found
+
+
+def _cached(key: tuple[str, str, int]) -> object:
+    cache: OrderedDict[tuple[str, str, int], object]
     cache = current_app.extensions.setdefault("allfives_histories", OrderedDict())
-    key = (snapshot.id, snapshot.seq)
     with _lock:
         found = cache.get(key)
         if found is not None:
             cache.move_to_end(key)
-            return found
-    rows = store().log(snapshot.id)
-    actions = tuple(from_dict(stored) for seq, stored, _ in rows if seq <= snapshot.seq)
-    found = (actions, replay(snapshot.state.options, actions))
+        return found
+
+
+def _keep(key: tuple[str, str, int], value: Any) -> None:
+    cache: OrderedDict[tuple[str, str, int], object] = current_app.extensions["allfives_histories"]
     with _lock:
-        cache[key] = found
+        cache[key] = value
         while len(cache) > HISTORIES:
             cache.popitem(last=False)
-    return found
 
 
 def hand_audit(played: PlayedHand, options: Options) -> Audit | None:
@@ -135,22 +153,27 @@ def hand_audit(played: PlayedHand, options: Options) -> Audit | None:
 
 
 def disputes_of(snap: Snapshot) -> dict[str, Any]:
-    """For the game screen: each settled hand's audit, and which hand was settled last."""
+    """For the game screen: each settled hand's audit, and which hand was settled last.
+
+    Only settled hands are audited, so the replay stops at the last settlement in effect and
+    is kept while the next hand is played.
+    """
     state = snap.state
     if not state.results:
         return {"audits": {}, "last": None}
-    memo: dict[tuple[str, int], dict[str, Any]] = g.setdefault("allfives_disputes", {})
-    if (snap.id, snap.seq) in memo:
-        return memo[(snap.id, snap.seq)]
+    found = _cached(("notes", snap.id, snap.seq))
+    if isinstance(found, dict):
+        return found
     real = store().get_by_view(snap.view_id) if snap.id == snap.view_id else snap
-    history = history_of(real)
+    actions = _actions(real)
+    history = _folded(real, settled_prefix(actions), actions)
     audits = {}
     for played in history.hands:
         checked = hand_audit(played, state.options)
         if checked is not None:
             audits[played.number] = _audit_view(checked, state.options)
     notes = {"audits": audits, "last": state.results[-1].number}
-    memo[(snap.id, snap.seq)] = notes
+    _keep(("notes", snap.id, snap.seq), notes)
     return notes
 
 

@@ -107,7 +107,7 @@ def test_check_a_tile_that_fits_two_ends_lists_both(playing: Table) -> None:
     playing.play("5-5")
     page = playing.client.get(f"{playing.url}/check?tile=5-3")
     shown = text(page)
-    assert "5-3 fits 2 ends: pick one to see it" in shown
+    assert "5-3 fits 2 ends: pick an end below" in shown
     assert f"/g/{playing.game_id}/check?tile=5-3&amp;end=left" in page.text
     assert "Left 0 3 + [5|5] 10 = 13" in shown
     assert "Up ✗ R10" in shown  # the spinner's sides are not covered yet
@@ -364,3 +364,15 @@ def test_game_over_links_to_replay_and_rescore(table: Table) -> None:
     assert f'href="/g/{table.game_id}/rescore"' not in page.text  # no hand was settled
     shown = text(table.client.get(f"{table.url}/rescore?finish=end-of-hand"))
     assert "Nobody has won when the table stopped in hand 1" in shown
+
+
+def test_audit_follows_an_undone_and_corrected_settlement(hand_c: Table) -> None:
+    settle_c(hand_c, ben=["6-5", "1-1"])
+    assert "No draw or pass broke R6 or R7" in text(hand_c.page())
+    hand_c.undo()
+    settle_c(hand_c, ben=["3-0", "6-5"])
+    shown = text(hand_c.page())
+    assert "1 certain breach of R6 or R7" in shown
+    hand_c.start()
+    hand_c.play("6-6")  # the next hand goes on; the settled hand's audit stays
+    assert "Ben drew at move 17 while holding 4-5 or 3-0" in text(hand_c.page())

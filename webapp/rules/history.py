@@ -83,6 +83,31 @@ def in_effect(actions: Sequence[Action]) -> list[Action]:
     return standing
 
 
+def settled_prefix(actions: Sequence[Action]) -> int:
+    """How many actions of the log lead up to the last settlement still in effect (0: none).
+
+    The hands settled by then never change unless that settlement is undone, so their replay
+    and audit can be kept while later actions come in.
+
+    >>> from .actions import Draw, Pass
+    >>> settled_prefix([Draw(), EndHand(), Pass(), EndHand(), Pass()])
+    4
+    >>> settled_prefix([Draw(), EndHand(), Pass(), EndHand(), Undo(), Pass()])
+    2
+    >>> settled_prefix([EndHand(), Undo(), Pass()])
+    0
+    """
+    standing: list[int] = []
+    for index, action in enumerate(actions):
+        if isinstance(action, Undo):
+            if standing:
+                standing.pop()
+        else:
+            standing.append(index)
+    settled = [index for index in standing if isinstance(actions[index], EndHand)]
+    return settled[-1] + 1 if settled else 0
+
+
 def replay(options: Options, actions: Sequence[Action]) -> History:
     """Fold ``actions`` (undos included) under ``options``, keeping every hand.
 
