@@ -9,6 +9,7 @@ board and the guided hand store nothing: the practice board lives in its URL.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from functools import cache
 from typing import Any
 
@@ -21,7 +22,7 @@ from . import lesson
 from .drawing import Drawing, draw_layout
 from .games import store
 from .rules import DOUBLE_SIX, GameState, Layout, Options, Outcome, RuleError, Tile
-from .rules.explain import Reason, explain_move, explain_play
+from .rules.explain import Reason, explain_move, explain_play, explain_rounding
 from .rules.layout import Placement
 from .rules.practice import Board, Step
 from .rules.settlement import round_to_five
@@ -88,8 +89,15 @@ def tile_names(text: str) -> Markup:
 _TILE_NAME = re.compile(r"\b(\d-\d)\b")
 
 
+def rounding_reasons(pips: Iterable[int]) -> list[dict[str, str]]:
+    """For the settle preview in learning mode: how each player's pips round (R13)."""
+    return reason_data([explain_rounding(held) for held in pips if held])
+
+
 def _register(state: BlueprintSetupState) -> None:
-    state.app.jinja_env.globals.update(diagram=diagram, round_to_five=round_to_five)
+    state.app.jinja_env.globals.update(
+        diagram=diagram, round_to_five=round_to_five, rounding_reasons=rounding_reasons
+    )
     state.app.jinja_env.filters["tile_names"] = tile_names
 
 
@@ -119,7 +127,7 @@ def practice() -> ResponseReturnValue:
             return _practice_page(board, choice=(step.tile, places))
         board = board.add(step.tile, step.arm)
     except RuleError as refused:
-        return _practice_page(board, notice=_refusal(refused, "Not there")), 422
+        return _practice_page(board, notice=_refusal(refused, "Not allowed")), 422
     return redirect(_practice_url(board), 303)
 
 

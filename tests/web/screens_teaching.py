@@ -12,7 +12,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from tests.web.screens import CHROMIUM_ARGS, serve
+from tests.web.screens import CHROMIUM_ARGS, act, api, play_until, serve
 
 
 def main(outdir: str = "/tmp/screens-teaching") -> None:
@@ -89,11 +89,32 @@ def main(outdir: str = "/tmp/screens-teaching") -> None:
             for name in ("3-2", "2-2"):
                 tap(name)
                 page.get_by_text(f"{name}:", exact=False).first.wait_for()
+            page.evaluate("window.scrollTo(0, 0)")
             shot("31-learning-after-spinner")
             shot("31b-learning-after-spinner-full", full=True)
             tap("1-1")
             page.locator(".notice.refused").wait_for()
+            page.evaluate("window.scrollTo(0, 0)")
             shot("32-learning-refusal")
+            game = api(base, "/api/games", {"players": ["Ana", "Ben"], "rules": {"deal": "5"}})
+            act(base, game["id"], type="start_hand", starter="Ana")
+            play_until(base, game["id"], lambda s: s["status"] != "playing")
+            page.goto(f"{base}/g/{game['id']}")
+            page.get_by_role("button", name="Learning mode").click()
+            page.wait_for_load_state()
+            holders = [p for p in api(base, f"/api/games/{game['id']}")["players"] if p["held"]]
+            for index, player in enumerate(holders):
+                page.get_by_label("Pips").nth(index).fill(str(3 * player["held"]))
+            page.get_by_role("button", name="Check the scores").click()
+            page.locator("#preview").wait_for()
+            page.locator("#preview").scroll_into_view_if_needed()
+            shot("33-learning-settle-preview")
+
+            page.set_viewport_size({"width": 844, "height": 390})
+            page.goto(base + "/practice?p=5-5,5-3:left,5-2:right")
+            shot("40-practice-landscape")
+            page.goto(base + "/learn/10")
+            shot("41-learn-landscape")
             browser.close()
     finally:
         server.shutdown()

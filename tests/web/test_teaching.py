@@ -143,6 +143,18 @@ def test_learning_mode_explains_a_draw(table: Table) -> None:
     assert "A player who cannot play draws from the boneyard" in shown and "R6" in shown
 
 
+def test_learning_mode_explains_the_rounding_before_a_hand_is_settled(table: Table) -> None:
+    table.create("Ana", "Ben", deal="5")
+    table.start(leader="0")
+    learning(table, True)
+    table.play_out()
+    assert table.state.status is Status.HAND_OVER
+    shown = text(table.settle(pips_1="3"))
+    assert "3 pips round up to 5: 3 is 3 past 0, and 3 or 4 past rounds up R13" in shown
+    learning(table, False)
+    assert "round up to 5" not in text(table.settle(pips_1="3"))
+
+
 def test_learning_switch_is_not_offered_once_the_game_is_over(table: Table) -> None:
     table.create("Ana", "Ben", target="5")
     table.start(leader="0")
@@ -274,7 +286,7 @@ def test_a_refused_tap_says_why_with_its_rule(
     page = client.get(f"/practice?{query}")
     assert page.status_code == 422
     shown = text(page)
-    assert "Not there" in shown and message.lower() in shown.lower()
+    assert "Not allowed" in shown and message.lower() in shown.lower()
     if rule:
         assert f'href="/rules#{rule}"' in page.text
     assert "Count 10" in shown  # the board is unchanged
