@@ -20,7 +20,9 @@ def register(app: Flask) -> None:
     def refused(error: RuleError) -> ResponseReturnValue:
         if _wants_json():
             return jsonify({"error": error.as_dict()}), 422
-        return render_template("error.html", title="Not allowed", message=error.message), 422
+        return render_template(
+            "error.html", title="Not allowed", message=error.message, rule=error.rule
+        ), 422
 
     @app.errorhandler(StaleRevision)
     def stale(error: StaleRevision) -> ResponseReturnValue:

@@ -129,7 +129,7 @@ def create() -> ResponseReturnValue:
     try:
         snapshot = create_game(players, form["partnership"], _chosen(rules))
     except BadOptions as refusal:
-        return render_template("new.html", form=form, error=refusal.message), 422
+        return render_template("new.html", form=form, error=refusal.message, rule=refusal.rule), 422
     return redirect(url_for(".game", game_id=snapshot.id), 303)
 
 

@@ -7,11 +7,12 @@ import re
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
+from flask import Flask
 from flask.testing import FlaskClient
 
 from tests.conftest import CSRF_TOKEN
 from webapp import lesson
-from webapp.rules import Status
+from webapp.rules import IllegalAction, Status
 
 from .conftest import HX, Table, text
 
@@ -424,6 +425,22 @@ def test_game_refusals_link_to_their_rule(playing: Table) -> None:
         page = playing.play(tile, end, htmx=True)
         assert page.status_code == 422
         assert f'href="/rules#{rule}"' in page.text
+
+
+def test_a_refused_new_game_links_to_its_rule(table: Table) -> None:
+    page = table.create("Ana", "Ben", "", target="3")
+    assert page.status_code == 422
+    assert 'href="/rules#R15"' in page.text
+
+
+def test_a_refusal_on_an_error_page_links_to_its_rule(app: Flask) -> None:
+    @app.get("/refused-for-the-test")
+    def refused() -> str:
+        raise IllegalAction("no_spinner", "there is no up end yet", "R9")
+
+    page = app.test_client().get("/refused-for-the-test")
+    assert page.status_code == 422
+    assert "there is no up end yet" in text(page) and 'href="/rules#R9"' in page.text
 
 
 def test_home_links_to_learning(client: FlaskClient) -> None:
