@@ -71,22 +71,21 @@ def picture(layout: Layout, last: Tile | None = None) -> dict[str, Any]:
 @cache
 def diagram(notation: str) -> dict[str, Any]:
     """A small drawn example for the rules page, from a board written like the practice URL:
-    the layout, its count, the explanation of its last play, and a link to try it."""
+    the layout, its count, the points of its last play, and a link to try it."""
     board = Board.parse(notation)
     last = board.last
     found = picture(board.layout, last.tile if last else None)
     found["points"] = last.points if last else 0
-    found["reasons"] = reason_data(explain_play(board.before, last)) if last else []
     found["practice_url"] = url_for("teaching.practice", p=board.notation)
     return found
+
+
+_TILE_NAME = re.compile(r"\b(\d-\d)\b")
 
 
 def tile_names(text: str) -> Markup:
     """Text with each tile name (``6-4``) kept on one line: a name split at its hyphen misreads."""
     return Markup(_TILE_NAME.sub(r'<span class="tile-name">\1</span>', str(escape(text))))
-
-
-_TILE_NAME = re.compile(r"\b(\d-\d)\b")
 
 
 def rounding_reasons(pips: Iterable[int]) -> list[dict[str, str]]:
