@@ -15,9 +15,9 @@ from collections import OrderedDict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import Any, cast
 
-from sqlalchemy import Engine, select, update
+from sqlalchemy import CursorResult, Engine, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
@@ -218,7 +218,7 @@ class Store:
                     .where(Game.id == game_id, Game.seq == seq)
                     .values(seq=seq + 1, updated_at=now)
                 )
-                if moved.rowcount != 1:
+                if cast(CursorResult[Any], moved).rowcount != 1:  # an UPDATE's result
                     raise IntegrityError("revision moved", None, Exception("seq"))
                 created = game.created_at
                 view_id = game.view_id
