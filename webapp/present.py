@@ -66,11 +66,6 @@ def _next_leader(state: GameState) -> str | None:
     return state.name(state.next_leader)
 
 
-def next_sentence(state: GameState) -> str:
-    """What the table does next, as the rules engine says it."""
-    return state._next_sentence()
-
-
 def hand_data(state: GameState) -> dict[str, Any] | None:
     hand = state.hand
     if hand is None:

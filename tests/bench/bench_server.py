@@ -118,6 +118,7 @@ def measure_long_game(bench: Bench, rounds: int) -> None:
     long = bench.long_game(1000)
     print(f"a game with {bench.store.revision(long)} actions in its log:")
     for cold in (False, True):
+
         def play(game_id: str, cold: bool = cold) -> None:
             if cold:
                 bench.store._cache.clear()

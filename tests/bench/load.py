@@ -86,8 +86,12 @@ class Table:
 
 
 async def request(
-    reader: asyncio.StreamReader, writer: asyncio.StreamWriter, host: str, path: str,
-    body: bytes, cookie: str,
+    reader: asyncio.StreamReader,
+    writer: asyncio.StreamWriter,
+    host: str,
+    path: str,
+    body: bytes,
+    cookie: str,
 ) -> tuple[int, bytes]:
     head = (
         f"POST {path} HTTP/1.1\r\nHost: {host}\r\nHX-Request: true\r\n"
@@ -108,8 +112,9 @@ async def request(
     return status, payload
 
 
-async def run_table(table: Table, host: str, port: int, cookie: str, token: str, end: float,
-                    start_delay: float) -> None:
+async def run_table(
+    table: Table, host: str, port: int, cookie: str, token: str, end: float, start_delay: float
+) -> None:
     await asyncio.sleep(start_delay)
     reader, writer = await asyncio.open_connection(host, port)
     try:
@@ -152,9 +157,22 @@ def call(base: str, method: str, path: str, body: object = None, headers: dict |
 
 def start_server(db: Path, port: int, threads: int) -> subprocess.Popen[bytes]:
     server = subprocess.Popen(
-        [sys.executable, "-m", "webapp.cli", "serve", "--host", "127.0.0.1", "--port", str(port),
-         "--db", str(db), "--threads", str(threads)],
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        [
+            sys.executable,
+            "-m",
+            "webapp.cli",
+            "serve",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(port),
+            "--db",
+            str(db),
+            "--threads",
+            str(threads),
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
     )
     for _ in range(300):
         try:
@@ -178,17 +196,22 @@ def run(count: int, seconds: float, port: int, threads: int) -> None:
             tables = []
             for i in range(count):
                 players = 2 + i % 3
-                body, _ = call(base, "POST", "/api/games",
-                               {"players": ["Ana", "Ben", "Cy", "Di"][:players],
-                                "rules": {"target": 10_000}})
+                body, _ = call(
+                    base,
+                    "POST",
+                    "/api/games",
+                    {"players": ["Ana", "Ben", "Cy", "Di"][:players], "rules": {"target": 10_000}},
+                )
                 tables.append(Table(json.loads(body)["id"], scripted_game(rng, players, actions)))
             end = time.monotonic() + seconds
 
             async def everyone() -> None:
-                await asyncio.gather(*(
-                    run_table(t, "127.0.0.1", port, cookie, token, end, PERIOD * i / count)
-                    for i, t in enumerate(tables)
-                ))
+                await asyncio.gather(
+                    *(
+                        run_table(t, "127.0.0.1", port, cookie, token, end, PERIOD * i / count)
+                        for i, t in enumerate(tables)
+                    )
+                )
 
             asyncio.run(everyone())
             lost = 0
