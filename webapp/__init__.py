@@ -28,6 +28,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     )
     app.config.from_mapping(
         DATABASE=os.environ.get("ALLFIVES_DATABASE", ""),
+        SQLITE_SYNCHRONOUS=os.environ.get("ALLFIVES_SQLITE_SYNCHRONOUS", "NORMAL"),
         MAX_CONTENT_LENGTH=64 * 1024,
         SESSION_COOKIE_SAMESITE="Lax",
         SESSION_COOKIE_HTTPONLY=True,
@@ -41,7 +42,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         app.config["SECRET_KEY"] = os.environ.get("ALLFIVES_SECRET_KEY") or _instance_secret(app)
     url = database_url(app.config["DATABASE"] or str(Path(app.instance_path) / "allfives.sqlite3"))
     app.config["DATABASE_URL"] = url
-    app.extensions["allfives_store"] = open_store(url)
+    app.extensions["allfives_store"] = open_store(url, app.config["SQLITE_SYNCHRONOUS"])
 
     from . import api, compress, disputes, errors, pages, security, teaching
 

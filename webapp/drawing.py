@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from markupsafe import Markup
+from markupsafe import Markup, escape
 
 from .rules import Arm, Layout, Tile
 
@@ -268,6 +268,30 @@ def tile_picture(tile: Tile) -> Piece:
 
 
 PICTURE_BOX = f"-1 -1 {UNIT + 2} {2 * UNIT + 2}"
+
+
+def piece_svg(piece: Piece) -> Markup:
+    """One drawn domino as SVG elements (the markup of the ``piece`` template macro)."""
+    corner = min(piece.width, piece.height) * 0.14
+    x1, y1, x2, y2 = piece.line
+    pips = "".join(
+        f'<circle cx="{x:g}" cy="{y:g}" r="{piece.pip_radius:g}"/>' for x, y in piece.pips
+    )
+    return Markup(
+        f'<g class="domino {escape(piece.classes)}"><rect x="{piece.x:g}" y="{piece.y:g}" '
+        f'width="{piece.width:g}" height="{piece.height:g}" rx="{corner:g}"/>'
+        f'<line x1="{x1:g}" y1="{y1:g}" x2="{x2:g}" y2="{y2:g}"/>{pips}</g>'
+    )
+
+
+@lru_cache(maxsize=64)
+def tile_svg(name: str) -> Markup:
+    """A tile of the picker as a whole SVG, drawn once: the picker shows 28 on every play."""
+    picture = tile_picture(Tile.parse(name))
+    return Markup(
+        f'<svg class="tile-svg" viewBox="{PICTURE_BOX}" aria-hidden="true" focusable="false">'
+        f"{piece_svg(picture)}</svg>"
+    )
 
 
 @lru_cache(maxsize=256)

@@ -17,7 +17,7 @@ from flask import Blueprint, Response, redirect, render_template, request, sessi
 from flask.typing import ResponseReturnValue
 
 from . import present, teaching
-from .drawing import PICTURE_BOX, draw_layout, qr_svg, tile_picture
+from .drawing import PICTURE_BOX, draw_layout, qr_svg, tile_picture, tile_svg
 from .games import create_game, recent_games, remember, store
 from .rules import (
     DOUBLE_SIX,
@@ -60,7 +60,9 @@ def _vary(response: Response) -> Response:
 
 # Globals rather than context: the tile macros are imported without the template's context.
 bp.record_once(
-    lambda state: state.app.jinja_env.globals.update(pictures=PICTURES, picture_box=PICTURE_BOX)
+    lambda state: state.app.jinja_env.globals.update(
+        pictures=PICTURES, picture_box=PICTURE_BOX, tile_svg=tile_svg
+    )
 )
 
 
@@ -505,13 +507,20 @@ def _sides(state: GameState) -> list[dict[str, Any]]:
 def _log(state: GameState) -> list[dict[str, Any]]:
     """Every action still in effect, grouped by hand, newest hand first (undone ones are gone).
 
-    Each state remembers the one before it and the action that made it, in words."""
+    Each state remembers the one before it and the action that made it, in words. Only the
+    last two hands are listed action by action, so a play costs the same in the twentieth hand
+    as in the first; earlier hands keep their heading and a link to their replay."""
+    newest = state.hand.number if state.hand else 0
+    keep_from = max(1, newest - 1) if newest else 0
     entries = []
     current = state
     while current.previous is not None:
         before = current.previous
         entry: dict[str, Any] = {"text": current.done, "points": 0, "kind": "info"}
         hand, earlier = current.hand, before.hand
+        entry["hand"] = hand.number if hand else 0
+        if entry["hand"] < keep_from:
+            break
         if len(current.results) > len(before.results):
             entry["kind"] = "settle"
         elif hand and earlier is not None and earlier.number == hand.number:
@@ -520,11 +529,12 @@ def _log(state: GameState) -> list[dict[str, Any]]:
                 entry.update(kind=move.kind, points=move.points, who=state.name(move.seat))
         else:
             entry["kind"] = "start"
-        entry["hand"] = hand.number if hand else 0
         entries.append(entry)
         current = before
     entries.reverse()
-    hands: dict[int, list[dict[str, Any]]] = {}
+    hands: dict[int, list[dict[str, Any]]] = {
+        result.number: [] for result in state.results if result.number < keep_from
+    }
     for entry in entries:
         hands.setdefault(entry["hand"], []).append(entry)
     results = {result.number: result for result in state.results}

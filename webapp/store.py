@@ -17,9 +17,8 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, cast
 
-from sqlalchemy import CursorResult, Engine, select, update
+from sqlalchemy import Connection, CursorResult, Engine, Row, Table, insert, select, update
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.orm import Session, sessionmaker
 
 from .models import Event, Game, utcnow
 from .rules import Action, BadOptions, GameState, Options, Outcome, from_dict, to_dict
@@ -86,64 +85,79 @@ def new_id() -> str:
 
 
 class Store:
-    """Games and their logs in any SQLAlchemy database."""
+    """Games and their logs in any SQLAlchemy database.
+
+    SQLAlchemy Core, not the ORM, on every path: a play is one short transaction of four
+    statements, and the ORM's unit of work would cost more than the rules do.
+    """
 
     def __init__(self, reader: Engine, writer: Engine | None = None) -> None:
         """``writer`` (default ``reader``) is the engine for transactions that change a game."""
         self.engine = reader
-        self._writer = writer
-        self._reads = sessionmaker(reader, expire_on_commit=False)
-        self._writes = sessionmaker(writer or reader, expire_on_commit=False)
+        self._writer = writer or reader
         self._cache: OrderedDict[str, tuple[int, GameState]] = OrderedDict()
         self._lock = threading.Lock()
 
     def close(self) -> None:
         """Close every pooled connection (the app's end, or a test's)."""
         self.engine.dispose()
-        if self._writer is not None:
-            self._writer.dispose()
+        self._writer.dispose()
 
     # --- reading -------------------------------------------------------------------------------
 
     def get(self, game_id: str) -> Snapshot:
-        with self._reads() as session:
-            return self._snapshot(session, self._game(session, game_id))
+        with self.engine.connect() as conn:
+            return self._snapshot(conn, self._game(conn, game_id))
 
     def get_by_view(self, view_id: str) -> Snapshot:
-        with self._reads() as session:
-            game = session.scalar(select(Game).where(Game.view_id == view_id))
+        with self.engine.connect() as conn:
+            game = conn.execute(_GAME.where(GAMES.c.view_id == view_id)).first()
             if game is None:
                 raise GameNotFound(view_id)
-            return self._snapshot(session, game)
+            return self._snapshot(conn, cast(Row[Any], game))
 
     def revision(self, game_id: str) -> int:
         """The game's current ``seq``: a cheap question for pages that follow a game."""
-        with self._reads() as session:
-            seq = session.scalar(select(Game.seq).where(Game.id == game_id))
+        with self.engine.connect() as conn:
+            seq = conn.scalar(select(GAMES.c.seq).where(GAMES.c.id == game_id))
             if seq is None:
                 raise GameNotFound(game_id)
-            return seq
+            return int(seq)
 
     def many(self, game_ids: Iterable[str]) -> list[Snapshot]:
         """The games among ``game_ids`` that exist, most recently changed first."""
         ids = [game_id for game_id in game_ids if isinstance(game_id, str)][:50]
         if not ids:
             return []
-        with self._reads() as session:
-            games = session.scalars(select(Game).where(Game.id.in_(ids))).all()
-            found = [self._snapshot(session, game) for game in games]
+        with self.engine.connect() as conn:
+            games = conn.execute(_GAME.where(GAMES.c.id.in_(ids))).all()
+            found = [self._snapshot(conn, cast(Row[Any], game)) for game in games]
         return sorted(found, key=lambda snap: snap.updated_at, reverse=True)
 
     def log(self, game_id: str) -> list[tuple[int, dict[str, Any], datetime]]:
         """Every stored action of the game, in order: ``(seq, action, when)``."""
-        with self._reads() as session:
-            self._game(session, game_id)
-            rows = session.execute(
-                select(Event.seq, Event.action, Event.created_at)
-                .where(Event.game_id == game_id)
-                .order_by(Event.seq)
+        with self.engine.connect() as conn:
+            self._game(conn, game_id)
+            rows = conn.execute(
+                select(EVENTS.c.seq, EVENTS.c.action, EVENTS.c.created_at)
+                .where(EVENTS.c.game_id == game_id)
+                .order_by(EVENTS.c.seq)
             )
             return [(seq, action, when) for seq, action, when in rows]
+
+    def export(self, game_id: str) -> dict[str, Any]:
+        """The game as portable data: its options and its whole action log."""
+        with self.engine.connect() as conn:
+            game = self._game(conn, game_id)
+            actions = conn.scalars(
+                select(EVENTS.c.action).where(EVENTS.c.game_id == game_id).order_by(EVENTS.c.seq)
+            ).all()
+        return {
+            "format": EXPORT_FORMAT,
+            **game.options,
+            "created_at": game.created_at.isoformat(timespec="seconds") + "Z",
+            "actions": list(actions),
+        }
 
     # --- writing -------------------------------------------------------------------------------
 
@@ -153,35 +167,28 @@ class Store:
         for action in actions:
             state, _ = state.apply(action)
         now = utcnow()
-        game = Game(
-            id=new_id(),
-            view_id=new_id(),
-            options=options_to_dict(options),
-            seq=len(actions),
-            created_at=now,
-            updated_at=now,
-        )
-        with self._writes.begin() as session:
-            session.add(game)
-            session.flush()
-            for seq, action in enumerate(actions, start=1):
-                session.add(Event(game_id=game.id, seq=seq, action=to_dict(action), created_at=now))
-        self._remember(game.id, len(actions), state)
-        return Snapshot(game.id, game.view_id, len(actions), state, now, now)
-
-    def export(self, game_id: str) -> dict[str, Any]:
-        """The game as portable data: its options and its whole action log."""
-        with self._reads() as session:
-            game = self._game(session, game_id)
-            actions = session.scalars(
-                select(Event.action).where(Event.game_id == game_id).order_by(Event.seq)
-            ).all()
-            return {
-                "format": EXPORT_FORMAT,
-                **game.options,
-                "created_at": game.created_at.isoformat(timespec="seconds") + "Z",
-                "actions": list(actions),
-            }
+        game_id, view_id, seq = new_id(), new_id(), len(actions)
+        with self._writer.begin() as conn:
+            conn.execute(
+                insert(GAMES).values(
+                    id=game_id,
+                    view_id=view_id,
+                    options=options_to_dict(options),
+                    seq=seq,
+                    created_at=now,
+                    updated_at=now,
+                )
+            )
+            if actions:
+                conn.execute(
+                    insert(EVENTS),
+                    [
+                        {"game_id": game_id, "seq": n, "action": to_dict(a), "created_at": now}
+                        for n, a in enumerate(actions, start=1)
+                    ],
+                )
+        self._remember(game_id, seq, state)
+        return Snapshot(game_id, view_id, seq, state, now, now)
 
     def import_game(self, exported: dict[str, Any]) -> Snapshot:
         """A new game identical to an exported one (new ids); refused if any action is."""
@@ -202,59 +209,65 @@ class Store:
         :class:`~webapp.rules.RuleError` (nothing applied).
         """
         try:
-            with self._writes.begin() as session:
-                game = self._game(session, game_id, lock=True)
-                if seq != game.seq:
-                    raise StaleRevision(self._snapshot(session, game), seq)
-                _, state = self._state(session, game)
+            with self._writer.begin() as conn:
+                game = self._game(conn, game_id, lock=True)
+                if seq is None or seq != game.seq:
+                    raise StaleRevision(self._snapshot(conn, game), seq)
+                _, state = self._state(conn, game)
                 action = state.resolve(action)
                 new_state, outcome = state.apply(action)
                 now = utcnow()
-                session.add(
-                    Event(game_id=game_id, seq=seq + 1, action=to_dict(action), created_at=now)
+                conn.execute(
+                    insert(EVENTS).values(
+                        game_id=game_id, seq=seq + 1, action=to_dict(action), created_at=now
+                    )
                 )
-                moved = session.execute(
-                    update(Game)
-                    .where(Game.id == game_id, Game.seq == seq)
+                moved = conn.execute(
+                    update(GAMES)
+                    .where(GAMES.c.id == game_id, GAMES.c.seq == seq)
                     .values(seq=seq + 1, updated_at=now)
                 )
-                if cast(CursorResult[Any], moved).rowcount != 1:  # an UPDATE's result
+                if cast(CursorResult[Any], moved).rowcount != 1:
                     raise IntegrityError("revision moved", None, Exception("seq"))
-                created = game.created_at
-                view_id = game.view_id
-                learning = bool(game.options.get("learning"))
         except IntegrityError:
             raise StaleRevision(self.get(game_id), seq) from None
         self._remember(game_id, seq + 1, new_state)
-        snapshot = Snapshot(game_id, view_id, seq + 1, new_state, created, now, learning)
+        learning = bool(game.options.get("learning"))
+        snapshot = Snapshot(
+            game_id, game.view_id, seq + 1, new_state, game.created_at, now, learning
+        )
         return snapshot, outcome
 
     def set_learning(self, game_id: str, on: bool) -> Snapshot:
         """Turn the game's learning mode on or off: a setting of the screen, not an action,
         so it is kept in the stored options under ``"learning"`` and leaves the log alone."""
-        with self._writes.begin() as session:
-            game = self._game(session, game_id, lock=True)
-            game.options = {**game.options, "learning": bool(on)}
+        with self._writer.begin() as conn:
+            game = self._game(conn, game_id, lock=True)
+            options = {**game.options, "learning": bool(on)}
+            conn.execute(update(GAMES).where(GAMES.c.id == game_id).values(options=options))
         return self.get(game_id)
 
     # --- internals -----------------------------------------------------------------------------
 
-    def _game(self, session: Session, game_id: str, lock: bool = False) -> Game:
+    def _game(self, conn: Connection, game_id: str, lock: bool = False) -> Row[Any]:
         if not isinstance(game_id, str) or not 0 < len(game_id) <= 32:
             raise GameNotFound(game_id)
-        game = session.get(Game, game_id, with_for_update=lock or None, populate_existing=lock)
+        query = _GAME.where(GAMES.c.id == game_id)
+        if lock and conn.dialect.name != "sqlite":  # SQLite writers hold BEGIN IMMEDIATE
+            query = query.with_for_update()
+        game = conn.execute(query).first()
         if game is None:
             raise GameNotFound(game_id)
-        return game
+        return cast(Row[Any], game)
 
-    def _snapshot(self, session: Session, game: Game) -> Snapshot:
-        seq, state = self._state(session, game)
+    def _snapshot(self, conn: Connection, game: Row[Any]) -> Snapshot:
+        seq, state = self._state(conn, game)
         learning = bool(game.options.get("learning"))
         return Snapshot(
             game.id, game.view_id, seq, state, game.created_at, game.updated_at, learning
         )
 
-    def _state(self, session: Session, game: Game) -> tuple[int, GameState]:
+    def _state(self, conn: Connection, game: Row[Any]) -> tuple[int, GameState]:
         """The game's state and the revision it is at, from the cache and the log.
 
         The revision is the last event actually folded in, never a number read separately,
@@ -269,10 +282,10 @@ class Store:
         seq, state = 0, GameState.new(options_from_dict(game.options))
         if cached is not None and cached[0] < game.seq:
             seq, state = cached
-        rows = session.execute(
-            select(Event.seq, Event.action)
-            .where(Event.game_id == game.id, Event.seq > seq)
-            .order_by(Event.seq)
+        rows = conn.execute(
+            select(EVENTS.c.seq, EVENTS.c.action)
+            .where(EVENTS.c.game_id == game.id, EVENTS.c.seq > seq)
+            .order_by(EVENTS.c.seq)
         )
         for seq, stored in rows:  # noqa: B007 - the last seq read is the state's revision
             state, _ = state.apply(from_dict(stored))
@@ -286,5 +299,16 @@ class Store:
             while len(self._cache) > CACHE_SIZE:
                 self._cache.popitem(last=False)
 
+
+GAMES = cast(Table, Game.__table__)
+EVENTS = cast(Table, Event.__table__)
+_GAME = select(
+    GAMES.c.id,
+    GAMES.c.view_id,
+    GAMES.c.options,
+    GAMES.c.seq,
+    GAMES.c.created_at,
+    GAMES.c.updated_at,
+)
 
 __all__ = ["GameNotFound", "Snapshot", "StaleRevision", "Store"]
