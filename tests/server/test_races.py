@@ -22,14 +22,22 @@ CLIENTS_PER_GAME = 4
 ROUNDS = 40
 
 
-def race(server: Server, game_ids: list[str], rounds: int, stop: threading.Event | None = None):
-    """Run the racing clients; return every acknowledged (game, seq, action)."""
+def race(
+    server: Server | list[Server],
+    game_ids: list[str],
+    rounds: int,
+    stop: threading.Event | None = None,
+):
+    """Run the racing clients (spread over ``server`` when it is several processes on one
+    database); return every acknowledged (game, seq, action)."""
+    servers = server if isinstance(server, list) else [server]
     acknowledged: list[tuple[str, int, dict[str, Any]]] = []
     lock = threading.Lock()
     errors: list[str] = []
 
     def client(game_id: str, seed: int) -> None:
         rng = random.Random(seed)
+        server = servers[seed % len(servers)]
         for _ in range(rounds):
             if stop is not None and stop.is_set():
                 return
@@ -101,3 +109,25 @@ def test_racing_clients_lose_nothing_and_double_nothing(server: Server) -> None:
     store.close()
     assert total >= GAMES * 5, f"too few actions landed to prove anything: {total}"
     print(f"race: {GAMES} games × {CLIENTS_PER_GAME} clients × {ROUNDS} rounds, {total} accepted")
+
+
+def test_two_server_processes_on_one_database_lose_and_double_nothing(server: Server) -> None:
+    """The scale-out shape: two app processes share one database (PostgreSQL in CI's second
+    run), each with its own cache of replayed states."""
+    second = Server(server.db)
+    second.start()
+    try:
+        game_ids = new_games(server, GAMES)
+        acknowledged = race([server, second], game_ids, ROUNDS // 2)
+    finally:
+        second.stop()
+    per_game: dict[str, list[int]] = defaultdict(list)
+    for game_id, seq, _ in acknowledged:
+        per_game[game_id].append(seq)
+    for game_id in game_ids:
+        seqs = sorted(per_game[game_id])
+        assert seqs == list(range(1, len(seqs) + 1)), "each revision acknowledged exactly once"
+        for process in (server,):
+            status, state = process.call("GET", f"/api/games/{game_id}")
+            assert status == 200 and state["seq"] == len(seqs)
+    print(f"two processes: {len(acknowledged)} actions accepted across {GAMES} games")
