@@ -1,0 +1,553 @@
+"""A new user at a real table, on a phone: the app in Chromium at 390×844 with htmx on.
+
+Each test is one long story told through what a person sees and taps: buttons by their names
+(a tile's name is its notation, ``6-4``), fields by their labels, and Playwright's retrying
+``expect``. The app does not know the players' hands, only that each tile fits an open end, so
+the tiles are scripted — yet as a table could have played them: nobody draws or passes
+holding a tile they play later (R6, R7). Every expected count and score below is worked out
+from RULES.md by hand, in the comments beside it.
+
+Along the way each test checks that a tap swaps the game region in place (a marker set on
+``window`` survives it: no full reload) and that the page logs no error — the strict
+Content-Security-Policy (no inline script or style) would report any violation as one.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import re
+from collections.abc import Iterator
+from typing import TYPE_CHECKING
+
+import pytest
+
+with contextlib.suppress(ImportError):  # the ``browser`` fixture skips (or fails under CI)
+    from playwright.sync_api import expect
+
+if TYPE_CHECKING:
+    from playwright.sync_api import ConsoleMessage, Locator, Page
+
+pytestmark = pytest.mark.browser
+
+# A refused action (422) or a stale one (409) is answered with the game region, which htmx
+# swaps in; Chromium still logs the status of the request. Those lines are expected where a
+# test provokes a refusal, and nowhere else.
+REFUSAL_LOG = re.compile(r"Failed to load resource: the server responded with a status of 4(09|22)")
+
+
+class Console:
+    """Every error the page reports: console errors (CSP violations among them), crashes."""
+
+    def __init__(self, page: Page) -> None:
+        self.errors: list[str] = []
+        self.refusals = 0
+        page.on("console", self._console)
+        page.on("pageerror", lambda error: self.errors.append(f"{page.url}: uncaught {error}"))
+        self.page = page
+
+    def _console(self, message: ConsoleMessage) -> None:
+        if message.type != "error":
+            return
+        if REFUSAL_LOG.search(message.text):
+            self.refusals += 1
+            return
+        where = message.location.get("url", "") if message.location else ""
+        self.errors.append(f"{self.page.url}: {message.text} ({where})")
+
+
+@pytest.fixture
+def phone(page: Page) -> Iterator[tuple[Page, Console]]:
+    console = Console(page)
+    yield page, console
+    assert console.errors == [], "the page logged errors:\n" + "\n".join(console.errors)
+
+
+# --- what a person looks at and taps ---------------------------------------------------------
+
+
+def tile(page: Page, name: str) -> Locator:
+    """A tile of the picker: its accessible name is its notation."""
+    return page.get_by_role("region", name="Tiles").get_by_role("button", name=name, exact=True)
+
+
+def score(page: Page, side: str, points: int, target: int) -> Locator:
+    """A side's progress bar toward the target, named with its score."""
+    return page.get_by_role("progressbar", name=f"{side}: {points} of {target}", exact=True)
+
+
+def status(page: Page) -> Locator:
+    return page.get_by_role("status")
+
+
+def board(page: Page) -> Locator:
+    return page.get_by_role("region", name="The layout")
+
+
+def mark_page(page: Page) -> None:
+    page.evaluate("window.__samePage = true")
+
+
+def assert_same_page(page: Page) -> None:
+    """htmx swapped a region: the page itself (and its window) was not reloaded."""
+    assert page.evaluate("window.__samePage === true"), "the page fully reloaded"
+
+
+def play(
+    page: Page,
+    name: str,
+    says: str,
+    *,
+    end: str | None = None,
+    offered: dict[str, int] | None = None,
+    last: bool = False,
+) -> None:
+    """Tap a tile. When it fits several ends, check the points each choice offers (``offered``:
+    arm → points) and tap ``end``. Then the message must say ``says`` and the tile be played
+    (unless it was the ``last`` play of the hand: then the picker gives way to what follows)."""
+    tile(page, name).click()
+    if offered is not None:
+        picker = page.get_by_role("region", name="Tiles")
+        heading = re.compile(rf"Where does\s+{re.escape(name)}\s+go\?")
+        expect(picker.get_by_role("heading", name=heading)).to_be_visible()
+        choices = picker.get_by_role("button", name=re.compile(r"points"))
+        expect(choices).to_have_count(len(offered))
+        for arm, points in offered.items():
+            choice = picker.get_by_role("button", name=re.compile(rf"^{arm}\b", re.I))
+            expect(choice).to_contain_text(f"{points} points")
+        assert end is not None
+        picker.get_by_role("button", name=re.compile(rf"^{end}\b", re.I)).click()
+    expect(status(page)).to_contain_text(says)
+    if last:
+        expect(page.get_by_role("region", name="Tiles").get_by_role("button")).to_have_count(0)
+    else:
+        expect(tile(page, name)).to_be_disabled()
+
+
+def new_game(page: Page, base: str, names: list[str], target: int | None = None) -> None:
+    """Home → New game → names (adding fields as needed) → options → Start game."""
+    page.goto(base + "/")
+    page.get_by_role("link", name="New game").click()
+    expect(page.get_by_role("heading", name="New game")).to_be_visible()
+    while page.get_by_role("textbox").count() < len(names):
+        page.get_by_role("button", name="+ Add player").click()
+    for seat, name in enumerate(names, start=1):
+        page.get_by_label(f"Player {seat} name").fill(name)
+    if target is not None:
+        page.get_by_text("More options").click()
+        page.get_by_label("Play to").fill(str(target))
+
+
+# --- 1. a whole game of two ------------------------------------------------------------------
+
+
+def test_two_players_play_a_whole_game_and_play_again(
+    phone: tuple[Page, Console], live_server: str
+) -> None:
+    page, console = phone
+    new_game(page, live_server, ["Ana", "Ben"], target=30)
+    page.get_by_role("button", name="Start game").click()
+
+    expect(page.get_by_role("heading", name="Who leads hand 1?")).to_be_visible()
+    expect(board(page)).to_contain_text("Shuffle and deal 9 tiles each")
+    expect(board(page)).to_contain_text("10 tiles stay in the boneyard")
+    expect(score(page, "Ana", 0, 30)).to_be_visible()
+    expect(score(page, "Ben", 0, 30)).to_be_visible()
+    mark_page(page)
+    page.get_by_role("button", name="Ana leads").click()
+    expect(status(page)).to_contain_text("Hand 1: Ana leads")
+    expect(board(page)).to_contain_text("Any tile can lead")
+    expect(board(page)).to_contain_text("Boneyard 10")
+    # Before the lead nobody may draw or pass (R4).
+    expect(page.get_by_role("button", name="Draw", exact=True)).to_have_count(0)
+    assert_same_page(page)
+
+    # R11: a lone 5-5 counts both halves, 10 → +10.
+    play(page, "5-5", "Ana led 5-5: [5|5] 10 = 10")
+    expect(status(page)).to_contain_text("Ana scores 10")
+    expect(board(page)).to_contain_text("Count 10 [5|5] 10 = 10")
+    expect(score(page, "Ana", 10, 30)).to_be_visible()
+    assert_same_page(page)
+
+    # 5-0 fits either side of the spinner: 0 + spinner 10 (one side covered) = 10 either way.
+    play(
+        page,
+        "5-0",
+        "Ben played on the left 5-0: 0 + [5|5] 10 = 10, scores 10",
+        end="left",
+        offered={"left": 10, "right": 10},
+    )
+    expect(score(page, "Ben", 10, 30)).to_be_visible()
+    # 6-5 on the spinner's free side: both sides covered, the spinner stops counting: 0 + 6.
+    play(page, "6-5", "Ana played on the right 5-6: 0 + 6 = 6")
+    expect(board(page)).to_contain_text("Count 6 0 + 6 = 6")
+    expect(status(page)).not_to_contain_text("scores")
+    # Up and down are open now (R10) but count nothing while empty.
+    expect(
+        board(page).get_by_role("img", name=re.compile(r"Open ends: left 0, right 6, up 5, down 5"))
+    ).to_be_visible()
+    play(page, "6-1", "Ben played on the right 6-1: 0 + 1 = 1")
+    # 5-1 fits right (1) and up/down (5): right → 0 + 5 = 5 scores; up or down → 0 + 1 + 1 = 2.
+    play(
+        page,
+        "5-1",
+        "Ana played on the right 1-5: 0 + 5 = 5, scores 5",
+        end="right",
+        offered={"right": 5, "up": 0, "down": 0},
+    )
+    expect(score(page, "Ana", 15, 30)).to_be_visible()
+
+    # Ben cannot play: he draws (R6). The boneyard's 10th and last tile fits, and he plays it
+    # at once: 5-4 fits right (5) → 0 + 4 = 4, or up/down (5) → 0 + 5 + 4 = 9. Pass is
+    # offered from now on (R7: the boneyard is empty), Draw no more.
+    expect(page.get_by_role("button", name=re.compile(r"^Pass"))).to_have_count(0)
+    page.get_by_label("How many tiles").select_option("10")
+    page.get_by_role("button", name="Draw", exact=True).click()
+    expect(status(page)).to_contain_text("Ben drew 10 tiles")
+    expect(status(page)).to_contain_text("Ben to play or pass")
+    expect(board(page)).to_contain_text("Boneyard 0")
+    expect(page.get_by_role("region", name="Scores")).to_contain_text("17 tiles")
+    expect(page.get_by_role("button", name="Draw", exact=True)).to_have_count(0)
+    expect(page.get_by_role("button", name=re.compile(r"^Pass"))).to_be_visible()
+    assert_same_page(page)
+    play(
+        page,
+        "5-4",
+        "Ben played on the down 5-4: 0 + 5 + 4 = 9",
+        end="down",
+        offered={"right": 0, "up": 0, "down": 0},
+    )
+    play(page, "4-1", "Ana played on the down 4-1: 0 + 5 + 1 = 6")
+    play(page, "2-1", "Ben played on the down 1-2: 0 + 5 + 2 = 7")
+    play(page, "4-2", "Ana played on the down 2-4: 0 + 5 + 4 = 9")
+    play(page, "6-4", "Ben played on the down 4-6: 0 + 5 + 6 = 11")
+    # 6-0: left → 6 + 5 + 6 = 17; down → 0 + 5 + 0 = 5 would score, but Ana keeps her 0-end.
+    play(
+        page,
+        "6-0",
+        "Ana played on the left 0-6: 6 + 5 + 6 = 17",
+        end="left",
+        offered={"left": 0, "down": 5},
+    )
+    expect(score(page, "Ana", 15, 30)).to_be_visible()
+    play(
+        page,
+        "6-3",
+        "Ben played on the down 6-3: 6 + 5 + 3 = 14",
+        end="down",
+        offered={"left": 0, "down": 0},
+    )
+    play(
+        page,
+        "5-2",
+        "Ana played on the right 5-2: 6 + 2 + 3 = 11",
+        end="right",
+        offered={"right": 0, "up": 0},
+    )
+
+    # 3-2: right → 6 + 3 + 3 = 12; down → 6 + 2 + 2 = 10 scores. Ben taps right by mistake.
+    play(
+        page,
+        "3-2",
+        "Ben played on the right 2-3: 6 + 3 + 3 = 12",
+        end="right",
+        offered={"right": 0, "down": 10},
+    )
+    # Undo takes the play back: the tile is free again, the count as before, still Ben's turn.
+    page.get_by_role("button", name=re.compile(r"\bUndo\b")).click()
+    expect(status(page)).to_contain_text("Undone: Ben played on the right 2-3")
+    expect(tile(page, "3-2")).to_be_enabled()
+    expect(board(page)).to_contain_text("Count 11 6 + 2 + 3 = 11")
+    expect(page.get_by_role("region", name="Tiles")).to_contain_text("Ben to play")
+    assert_same_page(page)
+    play(
+        page,
+        "3-2",
+        "Ben played on the down 3-2: 6 + 2 + 2 = 10, scores 10",
+        end="down",
+        offered={"right": 0, "down": 10},
+    )
+    expect(score(page, "Ben", 20, 30)).to_be_visible()
+    # A double at the end of an arm counts both halves (R8): 2-2 counts 4.
+    play(
+        page,
+        "2-2",
+        "Ana played on the right 2-2: 6 + [2|2] 4 + 2 = 12",
+        end="right",
+        offered={"right": 0, "down": 0},
+    )
+    expect(page.get_by_role("region", name="Scores")).to_contain_text("1 tile")
+
+    # Ben cannot play and the boneyard is empty: he passes (R7).
+    page.get_by_role("button", name=re.compile(r"^Pass")).click()
+    expect(status(page)).to_contain_text("Ben passed")
+    expect(status(page)).to_contain_text("Ana to play")
+    # Ana's ninth and last tile: 2-0 on the right 2-2 → 6 + 0 + 2 = 8; on the down 2 → the
+    # end shows 0 and the double still counts 4 → 6 + 4 + 0 = 10, which scores.
+    play(
+        page,
+        "2-0",
+        "Ana played on the down 2-0: 6 + [2|2] 4 + 0 = 10, scores 10",
+        end="down",
+        offered={"right": 0, "down": 10},
+        last=True,
+    )
+    expect(score(page, "Ana", 25, 30)).to_be_visible()
+    expect(score(page, "Ben", 20, 30)).to_be_visible()
+
+    # Domino (R12): Ana went out. Ben holds every unplayed tile (the boneyard is empty):
+    # 6-6 6-2 5-3 4-4 4-3 4-0 3-3 3-1 3-0 1-1 1-0 0-0 = 63 pips (168 - 105 played).
+    settle = page.get_by_role("region", name="Actions")
+    expect(settle.get_by_role("heading", name="Ana went out!")).to_be_visible()
+    ben = settle.get_by_role("group", name=re.compile(r"^Ben"))
+    expect(ben).to_contain_text("holds 12 tiles")
+    reports = settle.get_by_role("group", name=re.compile(r"holds \d+ tiles?$"))
+    expect(reports).to_have_count(1)  # Ana holds nothing: nothing to report
+    assert_same_page(page)
+    # A wrong total is refused with the reason (R14), not an error page.
+    ben.get_by_label("Pips").fill("62")
+    settle.get_by_role("button", name="Check the scores").click()
+    expect(status(page)).to_contain_text("Not allowed")
+    expect(status(page)).to_contain_text(
+        "Ben holds 12 tiles; 12 unplayed tiles total at least 63 pips"
+    )
+    expect(status(page).get_by_role("link", name="Rule R14")).to_be_visible()
+    # 63 rounds up to 65 (remainder 3): Ben 20 - 65 = -45; Ana loses nothing.
+    ben = settle.get_by_role("group", name=re.compile(r"^Ben"))
+    ben.get_by_label("Pips").fill("63")
+    settle.get_by_role("button", name="Check the scores").click()
+    preview = settle.get_by_role("table").first
+    expect(preview.get_by_role("row", name=re.compile(r"^Ben"))).to_have_text(
+        re.compile(r"Ben\s*63\s*65")
+    )
+    sides = settle.get_by_role("table").nth(1)
+    expect(sides.get_by_role("row", name=re.compile(r"^Ana"))).to_have_text(
+        re.compile(r"Ana\s*25\s*\+0\s*25")
+    )
+    expect(sides.get_by_role("row", name=re.compile(r"^Ben"))).to_have_text(
+        re.compile(r"Ben\s*20\s*-65\s*-45")
+    )
+    expect(score(page, "Ben", 20, 30)).to_be_visible()  # nothing changed yet
+    settle.get_by_role("button", name="Confirm and settle hand 1").click()
+    expect(status(page)).to_contain_text("Hand 1 settled: Ana +0, Ben -65")
+    expect(score(page, "Ana", 25, 30)).to_be_visible()
+    expect(score(page, "Ben", -45, 30)).to_be_visible()
+    assert_same_page(page)
+
+    # R3: who went out leads the next hand. A lone 5-0 counts 5: Ana has exactly 30, the
+    # target, and wins at once (R16, finish immediate), in the middle of hand 2.
+    page.get_by_role("button", name="Start hand 2 — Ana leads").click()
+    expect(status(page)).to_contain_text("Hand 2: Ana leads")
+    expect(tile(page, "5-5")).to_be_enabled()  # a new hand: every tile is back
+    play(page, "5-0", "Ana led 5-0: 5 + 0 = 5, scores 5", last=True)
+    over = page.get_by_role("region", name="Actions")
+    expect(over.get_by_role("heading", name="Ana wins!")).to_be_visible()
+    expect(over.get_by_role("listitem").first).to_have_text(re.compile(r"Ana\s*30"))
+    expect(over.get_by_role("listitem").nth(1)).to_have_text(re.compile(r"Ben\s*-45"))
+    hands = over.get_by_role("table", name="Hand by hand")
+    expect(hands.get_by_role("row", name=re.compile(r"^1"))).to_have_text(
+        re.compile(r"1\s*Ana out\s*25\s*\+25 \+0\s*-45\s*\+20 -65")
+    )
+    expect(over).to_contain_text("The target was reached during hand 2")
+    expect(score(page, "Ana", 30, 30)).to_be_visible()
+    assert_same_page(page)
+
+    # The game log keeps every action with its arithmetic.
+    page.get_by_text("Game log", exact=True).click()
+    log = page.get_by_role("region", name="Game log")
+    expect(log).to_contain_text("Ben drew 10 tiles")
+    expect(log).to_contain_text("Ana played on the down 2-0: 6 + [2|2] 4 + 0 = 10, scores 10")
+    expect(log).to_contain_text("Hand 1 settled: Ana +0, Ben -65")
+    expect(log).not_to_contain_text("Undone")
+    expect(log).not_to_contain_text("on the right 2-3")  # the undone play is gone
+
+    # Play again: a fresh game with the same players and options.
+    over.get_by_role("button", name="Play again with these players").click()
+    expect(page.get_by_role("heading", name="Who leads hand 1?")).to_be_visible()
+    expect(score(page, "Ana", 0, 30)).to_be_visible()
+    expect(score(page, "Ben", 0, 30)).to_be_visible()
+
+    # Home remembers both games of this phone.
+    page.get_by_role("link", name="All Fives home").click()
+    games = page.get_by_role("region", name="Your games on this phone")
+    expect(games.get_by_role("link")).to_have_count(2)
+    expect(games).to_contain_text("Finished")
+    assert console.refusals == 1  # the wrong pip total, and nothing else
+
+
+# --- 2. a partnership hand of four -----------------------------------------------------------
+
+
+def test_four_players_in_partnership_play_a_hand_and_settle_it(
+    phone: tuple[Page, Console], live_server: str
+) -> None:
+    page, console = phone
+    new_game(page, live_server, ["Ana", "Ben", "Cy", "Di"])
+    page.get_by_label("Play in partnerships").check()
+    page.get_by_role("button", name="Start game").click()
+
+    # R2: seats 1 and 3 against 2 and 4; R15: 200 with four.
+    expect(score(page, "Ana & Cy", 0, 200)).to_be_visible()
+    expect(score(page, "Ben & Di", 0, 200)).to_be_visible()
+    expect(board(page)).to_contain_text("Shuffle and deal 5 tiles each")
+    expect(board(page)).to_contain_text("8 tiles stay in the boneyard")
+    mark_page(page)
+    page.get_by_role("button", name="Ana leads").click()
+    expect(status(page)).to_contain_text("Hand 1: Ana leads")
+
+    play(page, "6-4", "Ana led 6-4: 6 + 4 = 10, scores 10")
+    play(page, "4-1", "Ben played on the right 4-1: 6 + 1 = 7")
+    # 1-1 is the first double: the spinner, on the right arm; the line covers one side (R10).
+    play(page, "1-1", "Cy played on the right 1-1: 6 + [1|1] 2 = 8")
+    play(page, "3-1", "Di played on the right 1-3: 6 + 3 = 9")
+    play(page, "6-2", "Ana played on the left 6-2: 2 + 3 = 5, scores 5")
+    play(page, "4-3", "Ben played on the right 3-4: 2 + 4 = 6")
+    play(
+        page,
+        "5-1",
+        "Cy played on the up 1-5: 2 + 4 + 5 = 11",
+        end="up",
+        offered={"up": 0, "down": 0},
+    )
+    play(page, "4-4", "Di played on the right 4-4: 2 + [4|4] 8 + 5 = 15, scores 15")
+    expect(score(page, "Ben & Di", 15, 200)).to_be_visible()
+    play(page, "6-5", "Ana played on the up 5-6: 2 + [4|4] 8 + 6 = 16")
+    play(page, "2-2", "Ben played on the left 2-2: [2|2] 4 + [4|4] 8 + 6 = 18")
+    play(
+        page,
+        "6-1",
+        "Cy played on the down 1-6: [2|2] 4 + [4|4] 8 + 6 + 6 = 24",
+        end="down",
+        offered={"up": 0, "down": 0},
+    )
+    play(page, "5-4", "Di played on the right 4-5: [2|2] 4 + 5 + 6 + 6 = 21")
+    play(
+        page,
+        "6-0",
+        "Ana played on the up 6-0: [2|2] 4 + 5 + 0 + 6 = 15, scores 15",
+        end="up",
+        offered={"up": 15, "down": 15},
+    )
+    expect(score(page, "Ana & Cy", 30, 200)).to_be_visible()
+    play(page, "5-3", "Ben played on the right 5-3: [2|2] 4 + 3 + 0 + 6 = 13")
+    play(page, "4-2", "Cy played on the left 2-4: 4 + 3 + 0 + 6 = 13")
+    play(page, "0-0", "Di played on the up 0-0: 4 + 3 + [0|0] 0 + 6 = 13")
+    expect(page.get_by_role("region", name="Scores")).to_contain_text("Tiles: Ana 1 · Cy 1")
+    # Ana's fifth tile: 6-3 on the right → 4 + 6 + 0 + 6 = 16; on the down 6 → 4 + 3 + 0 + 3 = 10.
+    play(
+        page,
+        "6-3",
+        "Ana played on the down 6-3: 4 + 3 + [0|0] 0 + 3 = 10, scores 10",
+        end="down",
+        offered={"right": 0, "down": 10},
+        last=True,
+    )
+    expect(score(page, "Ana & Cy", 40, 200)).to_be_visible()
+    assert_same_page(page)
+
+    # Domino: Ben, Cy and Di hold one tile each. Ben and Di report 3 pips (2-1 and 3-0), Cy
+    # taps his 6-6. R13 rounds each player: 3 → 5, 3 → 5, 12 → 10 (a team's 6 would be 5).
+    settle = page.get_by_role("region", name="Actions")
+    expect(settle.get_by_role("heading", name="Ana went out!")).to_be_visible()
+    expect(settle.get_by_role("group", name=re.compile(r"holds 1 tile$"))).to_have_count(3)
+    settle.get_by_role("group", name=re.compile(r"^Ben")).get_by_label("Pips").fill("3")
+    cy = settle.get_by_role("group", name=re.compile(r"^Cy"))
+    cy.get_by_text("or tap Cy’s tiles").click()
+    cy.get_by_label("6-6", exact=True).check()
+    settle.get_by_role("group", name=re.compile(r"^Di")).get_by_label("Pips").fill("3")
+    settle.get_by_role("button", name="Check the scores").click()
+
+    players = settle.get_by_role("table").first
+    for name, pips, rounded in (("Ana", 0, 0), ("Ben", 3, 5), ("Cy", 12, 10), ("Di", 3, 5)):
+        expect(players.get_by_role("row", name=re.compile(f"^{name}"))).to_have_text(
+            re.compile(rf"{name}\s*{pips}\s*{rounded}$")
+        )
+    # Ana & Cy: 40 - 10 = 30. Ben & Di: 15 - 5 - 5 = 5.
+    teams = settle.get_by_role("table").nth(1)
+    expect(teams.get_by_role("row", name=re.compile(r"^Ana & Cy"))).to_have_text(
+        re.compile(r"Ana & Cy\s*40\s*-10\s*30")
+    )
+    expect(teams.get_by_role("row", name=re.compile(r"^Ben & Di"))).to_have_text(
+        re.compile(r"Ben & Di\s*15\s*-10\s*5")
+    )
+    settle.get_by_role("button", name="Confirm and settle hand 1").click()
+    expect(status(page)).to_contain_text("Hand 1 settled: Ana & Cy -10, Ben & Di -10")
+    expect(score(page, "Ana & Cy", 30, 200)).to_be_visible()
+    expect(score(page, "Ben & Di", 5, 200)).to_be_visible()
+    expect(page.get_by_role("button", name="Start hand 2 — Ana leads")).to_be_visible()
+    assert_same_page(page)
+    assert console.refusals == 0
+
+
+# --- 3. refusals are messages ----------------------------------------------------------------
+
+
+def test_a_tile_that_does_not_fit_and_a_stale_tap_are_explained(
+    phone: tuple[Page, Console], live_server: str
+) -> None:
+    page, console = phone
+    new_game(page, live_server, ["Ana", "Ben"])
+    page.get_by_role("button", name="Start game").click()
+    expect(score(page, "Ana", 0, 250)).to_be_visible()
+    mark_page(page)
+    page.get_by_role("button", name="Ben leads").click()
+    play(page, "5-3", "Ben led 5-3: 5 + 3 = 8")
+
+    # Tiles with a 5 or a 3 fit, and 5-2 would score (2 + 3 = 5); 1-0 fits nowhere.
+    expect(tile(page, "6-5")).to_have_class(re.compile(r"\bfits\b"))
+    expect(tile(page, "5-2")).to_have_class(re.compile(r"\bscores\b"))
+    expect(tile(page, "1-0")).not_to_have_class(re.compile(r"\bfits\b"))
+    tile(page, "1-0").click()
+    expect(status(page)).to_contain_text("Not allowed")
+    expect(status(page)).to_contain_text("No open end shows 1 or 0: open ends are 5, 3")
+    expect(status(page).get_by_role("link", name="Rule R5")).to_be_visible()
+    expect(tile(page, "1-0")).to_be_enabled()  # nothing was played
+    expect(board(page)).to_contain_text("Count 8")
+    assert_same_page(page)
+
+    # The same game open on a second phone: a tile entered there makes this page stale. This
+    # page has not heard of it yet: its check for news (every 2 s) answers "nothing new".
+    page.route("**/poll*", lambda route: route.fulfill(status=204))
+    other = page.context.new_page()
+    other.goto(page.url)
+    tile(other, "5-2").click()
+    expect(other.get_by_role("status")).to_contain_text("Ana played on the left 5-2: 2 + 3 = 5")
+    other.close()
+    tile(page, "6-5").click()  # this page still shows the layout before 5-2
+    expect(status(page)).to_contain_text("Someone else got there first (Ana played")
+    page.unroute("**/poll*")
+    expect(tile(page, "5-2")).to_be_disabled()
+    expect(tile(page, "6-5")).to_be_enabled()  # the stale tap entered nothing
+    expect(page.get_by_role("heading", name=re.compile("error", re.I))).to_have_count(0)
+    assert_same_page(page)
+    assert console.refusals == 2
+
+
+# --- 4. a tap is never lost -------------------------------------------------------------------
+
+
+@pytest.mark.xfail(
+    strict=True,
+    raises=AssertionError,
+    reason="BUG: the check for news (hx-get every 2s on #game, hx-sync='this:drop') shares "
+    "#game's sync queue with the tile forms (hx-sync='#game:drop'): a tap made while a check "
+    "is in flight is dropped without a word",
+)
+def test_a_tap_while_the_page_checks_for_news_is_not_lost(
+    phone: tuple[Page, Console], live_server: str
+) -> None:
+    page, _ = phone
+    new_game(page, live_server, ["Ana", "Ben"])
+    page.get_by_role("button", name="Start game").click()
+    page.get_by_role("button", name="Ana leads").click()
+    expect(status(page)).to_contain_text("Hand 1: Ana leads")
+    # A phone on a slow network: each answer takes a second. Tap while a check is on its way.
+    cdp = page.context.new_cdp_session(page)
+    cdp.send("Network.enable")
+    cdp.send(
+        "Network.emulateNetworkConditions",
+        {"offline": False, "latency": 1000, "downloadThroughput": -1, "uploadThroughput": -1},
+    )
+    with page.expect_request(lambda request: request.method == "GET" and "poll" in request.url):
+        pass
+    tile(page, "5-5").click()
+    expect(status(page)).to_contain_text("Ana led 5-5", timeout=4_000)
