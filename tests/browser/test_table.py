@@ -525,13 +525,6 @@ def test_a_tile_that_does_not_fit_and_a_stale_tap_are_explained(
 # --- 4. a tap is never lost -------------------------------------------------------------------
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=AssertionError,
-    reason="BUG: the check for news (hx-get every 2s on #game, hx-sync='this:drop') shares "
-    "#game's sync queue with the tile forms (hx-sync='#game:drop'): a tap made while a check "
-    "is in flight is dropped without a word",
-)
 def test_a_tap_while_the_page_checks_for_news_is_not_lost(
     phone: tuple[Page, Console], live_server: str
 ) -> None:

@@ -88,7 +88,7 @@ def test_polling_answers_204_while_unchanged_and_the_game_once_changed(playing: 
 
 def test_the_game_region_polls_its_own_revision(playing: Table) -> None:
     html = playing.page().get_data(as_text=True)
-    match = re.search(r'hx-get="([^"]+)"\s+hx-trigger="every 2s"', html)
+    match = re.search(r'class="live" hx-get="([^"]+)"\s+hx-trigger="every 2s"', html)
     assert match is not None
     assert match.group(1) == f"/g/{playing.game_id}/poll?seq={playing.seq}"
 
