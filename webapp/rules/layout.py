@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Final
 
 from .errors import IllegalAction
@@ -86,7 +87,7 @@ class Placement:
     breakdown: str
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Layout:
     """The tiles on the table. Each arm holds its tiles outward, each oriented (inner, outer)."""
 
@@ -104,14 +105,17 @@ class Layout:
     def arm(self, arm: Arm) -> tuple[Tile, ...]:
         return self.arms[_ARM_INDEX[arm]]
 
-    @property
+    # Layouts are immutable, so what is derived from one is computed once (cached_property):
+    # the picker asks every tile against the same layout on each screen.
+
+    @cached_property
     def tiles(self) -> tuple[Tile, ...]:
         """Every tile on the table, the lead first."""
         if self.lead is None:
             return ()
         return (self.lead, *(tile for arm in self.arms for tile in arm))
 
-    @property
+    @cached_property
     def spinner(self) -> Tile | None:
         """R9: the first double played, wherever it lies."""
         if self.lead is None:
@@ -137,6 +141,13 @@ class Layout:
     @property
     def open_ends(self) -> dict[Arm, int]:
         """The pips showing at each end a tile may be played against, by arm."""
+        return dict(self._ends)
+
+    @cached_property
+    def _ends(self) -> tuple[tuple[Arm, int], ...]:
+        return tuple(self._find_ends().items())
+
+    def _find_ends(self) -> dict[Arm, int]:
         if self.lead is None:
             return {}
         ends = {Arm.LEFT: self._side_pip(Arm.LEFT), Arm.RIGHT: self._side_pip(Arm.RIGHT)}
@@ -156,7 +167,7 @@ class Layout:
 
     # --- the count (R8, R11) --------------------------------------------------------------
 
-    @property
+    @cached_property
     def end_values(self) -> tuple[EndValue, ...]:
         """The terms of the count, in the order left, spinner, right, up, down (R8, R11)."""
         lead = self.lead
@@ -180,12 +191,12 @@ class Layout:
                 terms.append(_end_of(branch, tiles[-1]))
         return tuple(terms)
 
-    @property
+    @cached_property
     def count(self) -> int:
         """R11: the sum of the open ends."""
         return sum(term.value for term in self.end_values)
 
-    @property
+    @cached_property
     def breakdown(self) -> str:
         """The count as arithmetic a table can check, such as ``"3 + [6|6] 12 + 4 + 5 = 24"``."""
         terms = self.end_values
@@ -224,7 +235,7 @@ class Layout:
 
     def fits(self, tile: Tile) -> tuple[Arm, ...]:
         """The arms ``tile`` can be played on now (empty before the lead: use ``place``)."""
-        return tuple(arm for arm, pip in self.open_ends.items() if tile.has(pip))
+        return tuple(arm for arm, pip in self._ends if tile.has(pip))
 
     def place(self, tile: Tile, arm: Arm | None) -> Layout:
         """A new layout with ``tile`` played on ``arm`` (``None`` to lead it as entered)."""
