@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import io
+import os
+import signal
 import socket
 import sys
 
@@ -15,27 +18,59 @@ def main(argv: list[str] | None = None) -> int:
     serve.add_argument("--host", default="0.0.0.0", help="address to listen on (default: all)")
     serve.add_argument("--port", type=int, default=8000)
     serve.add_argument("--db", help="SQLite file path or SQLAlchemy URL")
-    serve.add_argument("--threads", type=int, default=8)
+    serve.add_argument("--threads", type=int, default=8, help="threads per process")
+    serve.add_argument(
+        "--workers", type=int, default=1, help="processes sharing the port (one per core)"
+    )
     backup = commands.add_parser("backup", help="write a consistent copy of the SQLite database")
     backup.add_argument("destination", help="file to write the copy to")
     backup.add_argument("--db", help="SQLite file path (default: the app's own)")
     args = parser.parse_args(argv)
     if args.command == "backup":
         return _backup(args.db, args.destination)
-    return _serve(args.host, args.port, args.db, args.threads)
+    return _serve(args.host, args.port, args.db, args.threads, max(1, args.workers))
 
 
-def _serve(host: str, port: int, db: str | None, threads: int) -> int:
+# A club night is hundreds of phones, each keeping its connection open between taps.
+WAITRESS = {"ident": "allfives", "connection_limit": 4000, "backlog": 2048, "channel_timeout": 120}
+
+
+def _serve(host: str, port: int, db: str | None, threads: int, workers: int) -> int:
     from waitress import serve
 
     from . import create_app
 
-    app = create_app({"DATABASE": db} if db else None)
+    config = {"DATABASE": db} if db else None
+    app = create_app(config)  # migrates the schema and makes the signing key, once
     url = f"http://{_lan_address() if host in ('0.0.0.0', '::') else host}:{port}/"
     print(f"All Fives is running. Open {url} on a phone on the same network.")
     print(_qr(url))
     sys.stdout.flush()
-    serve(app, host=host, port=port, threads=threads, ident="allfives")
+    if workers == 1:
+        serve(app, host=host, port=port, threads=threads, **WAITRESS)
+        return 0
+    # Python runs one thread at a time per process: one process per core uses them all.
+    # The processes share one listening socket; the database keeps them consistent.
+    app.extensions["allfives_store"].close()
+    listener = socket.create_server((host, port), backlog=2048)
+    children = []
+    for _ in range(workers):
+        pid = os.fork()
+        if pid == 0:
+            serve(create_app(config), sockets=[listener], threads=threads, **WAITRESS)
+            os._exit(0)
+        children.append(pid)
+
+    def stop(_signum: int, _frame: object) -> None:
+        for child in children:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(child, signal.SIGTERM)
+
+    signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGINT, stop)
+    for child in children:
+        with contextlib.suppress(ChildProcessError):
+            os.waitpid(child, 0)
     return 0
 
 

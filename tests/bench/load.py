@@ -155,7 +155,7 @@ def call(base: str, method: str, path: str, body: object = None, headers: dict |
         return response.read(), response.headers
 
 
-def start_server(db: Path, port: int, threads: int) -> subprocess.Popen[bytes]:
+def start_server(db: Path, port: int, threads: int, workers: int) -> subprocess.Popen[bytes]:
     server = subprocess.Popen(
         [
             sys.executable,
@@ -170,6 +170,8 @@ def start_server(db: Path, port: int, threads: int) -> subprocess.Popen[bytes]:
             str(db),
             "--threads",
             str(threads),
+            "--workers",
+            str(workers),
         ],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
@@ -183,10 +185,10 @@ def start_server(db: Path, port: int, threads: int) -> subprocess.Popen[bytes]:
     raise RuntimeError("server did not start")
 
 
-def run(count: int, seconds: float, port: int, threads: int) -> None:
+def run(count: int, seconds: float, port: int, threads: int, workers: int) -> None:
     rng = random.Random(count)
     with tempfile.TemporaryDirectory() as folder:
-        server = start_server(Path(folder) / "load.sqlite3", port, threads)
+        server = start_server(Path(folder) / "load.sqlite3", port, threads, workers)
         base = f"http://127.0.0.1:{port}"
         try:
             page, headers = call(base, "GET", "/new")
@@ -242,9 +244,11 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=30)
     parser.add_argument("--port", type=int, default=8765)
     parser.add_argument("--threads", type=int, default=8)
+    parser.add_argument("--workers", type=int, default=2)
     args = parser.parse_args()
+    print(f"allfives serve --workers {args.workers} --threads {args.threads}")
     for count in args.tables:
-        run(count, args.seconds, args.port, args.threads)
+        run(count, args.seconds, args.port, args.threads, args.workers)
 
 
 if __name__ == "__main__":
