@@ -16,14 +16,7 @@ import urllib.request
 from pathlib import Path
 from typing import Any
 
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
+from tests.browser.conftest import CHROMIUM_FLAGS as CHROMIUM_ARGS
 
 
 def serve(tmp: Path) -> tuple[str, Any]:

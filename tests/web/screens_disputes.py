@@ -14,30 +14,8 @@ import sys
 import tempfile
 from pathlib import Path
 
+from tests.rules.rules_table import EXAMPLE_C_MOVES as EXAMPLE_C
 from tests.web.screens import CHROMIUM_ARGS, act, api, play_until, serve, settle_with_tiles
-
-EXAMPLE_C = [
-    "2-0",
-    "3-2 left",
-    "6-3 left",
-    "6-2 left",
-    "2-1 left",
-    "5-1 left",
-    "6-0 right",
-    "5-0 left",
-    "4-0 left",
-    "6-1 right",
-    "3-1 right",
-    "4-4 left",
-    "4-1 left",
-    "4-2 down",
-    "3-3 right",
-    "1-0 left",
-    "draw",
-    "5-4 up",
-    "5-5 up",
-    "5-2 up",
-]
 
 
 def play_moves(base: str, game_id: str, moves: list[str]) -> None:

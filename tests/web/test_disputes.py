@@ -7,32 +7,12 @@ import re
 import pytest
 from flask import Flask
 
+from tests.rules.rules_table import EXAMPLE_C_MOVES as EXAMPLE_C
+
 from .conftest import Table, text
 
 # Worked example C of RULES.md: Ana, Ben and Cy; Ana leads and goes out at move 20; Ben draws at
 # move 17 and plays 4-5 at once; Ben keeps 6-5 and 1-1, Cy 3-4.
-EXAMPLE_C = [
-    "2-0",
-    "3-2 left",
-    "6-3 left",
-    "6-2 left",
-    "2-1 left",
-    "5-1 left",
-    "6-0 right",
-    "5-0 left",
-    "4-0 left",
-    "6-1 right",
-    "3-1 right",
-    "4-4 left",
-    "4-1 left",
-    "4-2 down",
-    "3-3 right",
-    "1-0 left",
-    "draw",
-    "5-4 up",
-    "5-5 up",
-    "5-2 up",
-]
 
 
 def enter(table: Table, moves: list[str]) -> None:
