@@ -9,6 +9,7 @@ the length of the game.
 
 from __future__ import annotations
 
+import re
 import secrets
 import threading
 from collections import OrderedDict
@@ -79,6 +80,14 @@ def options_from_dict(stored: dict[str, Any]) -> Options:
     return Options.make(players, bool(stored.get("partnership")), preset, **rules)
 
 
+_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")
+
+
+def _is_id(text: object) -> bool:
+    """Whether ``text`` could be an id at all: anything else is no game, not a query."""
+    return isinstance(text, str) and _ID.fullmatch(text) is not None
+
+
 def new_id() -> str:
     """128 random bits, URL-safe."""
     return secrets.token_urlsafe(16)
@@ -110,6 +119,8 @@ class Store:
             return self._snapshot(conn, self._game(conn, game_id))
 
     def get_by_view(self, view_id: str) -> Snapshot:
+        if not _is_id(view_id):
+            raise GameNotFound(view_id)
         with self.engine.connect() as conn:
             game = conn.execute(_GAME.where(GAMES.c.view_id == view_id)).first()
             if game is None:
@@ -118,6 +129,8 @@ class Store:
 
     def revision(self, game_id: str) -> int:
         """The game's current ``seq``: a cheap question for pages that follow a game."""
+        if not _is_id(game_id):
+            raise GameNotFound(game_id)
         with self.engine.connect() as conn:
             seq = conn.scalar(select(GAMES.c.seq).where(GAMES.c.id == game_id))
             if seq is None:
@@ -126,7 +139,7 @@ class Store:
 
     def many(self, game_ids: Iterable[str]) -> list[Snapshot]:
         """The games among ``game_ids`` that exist, most recently changed first."""
-        ids = [game_id for game_id in game_ids if isinstance(game_id, str)][:50]
+        ids = [game_id for game_id in game_ids if _is_id(game_id)][:50]
         if not ids:
             return []
         with self.engine.connect() as conn:
@@ -250,7 +263,7 @@ class Store:
     # --- internals -----------------------------------------------------------------------------
 
     def _game(self, conn: Connection, game_id: str, lock: bool = False) -> Row[Any]:
-        if not isinstance(game_id, str) or not 0 < len(game_id) <= 32:
+        if not _is_id(game_id):
             raise GameNotFound(game_id)
         query = _GAME.where(GAMES.c.id == game_id)
         if lock and conn.dialect.name != "sqlite":  # SQLite writers hold BEGIN IMMEDIATE

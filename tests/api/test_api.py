@@ -288,3 +288,18 @@ def test_import_refuses_what_is_not_a_valid_game(
     response = client.post("/api/games/import", json={**exported, **change})
     assert response.status_code == 422
     assert response.json["error"]["message"]
+
+
+@pytest.mark.parametrize("address", ["%00", "a%00b", "x" * 40, "ab%20cd", "%E2%98%83"])
+def test_an_address_that_cannot_be_an_id_is_a_404(client: FlaskClient, address: str) -> None:
+    """Found by fuzzing on PostgreSQL: a NUL byte in an address reached the database."""
+    for path in (f"/api/games/{address}", f"/g/{address}", f"/v/{address}"):
+        assert client.get(path).status_code == 404, path
+    response = client.post(f"/api/games/{address}/actions", json={"seq": 0, "type": "undo"})
+    assert response.status_code == 404
+
+
+def test_a_name_with_control_characters_is_refused(client: FlaskClient) -> None:
+    response = client.post("/api/games", json={"players": ["An\x00a", "Ben"]})
+    assert response.status_code == 422
+    assert response.json["error"]["code"] == "player_name"

@@ -148,6 +148,8 @@ def _check_name(name: object) -> str:
     if not isinstance(name, str) or not name.strip():
         raise BadOptions("player_name", "every player needs a name")
     cleaned = " ".join(name.split())
+    if not cleaned.isprintable():
+        raise BadOptions("player_name", "names are made of letters, digits and punctuation")
     if len(cleaned) > MAX_NAME_LENGTH:
         raise BadOptions(
             "player_name", f"names are at most {MAX_NAME_LENGTH} characters: {cleaned[:30]!r}"
