@@ -172,25 +172,25 @@ def test_two_players_play_a_whole_game_and_play_again(
     play(
         page,
         "5-0",
-        "Ben played on the left 5-0: 0 + [5|5] 10 = 10, scores 10",
+        "Ben played 5-0 on the left end: 0 + [5|5] 10 = 10, scores 10",
         end="left",
         offered={"left": 10, "right": 10},
     )
     expect(score(page, "Ben", 10, 30)).to_be_visible()
     # 6-5 on the spinner's free side: both sides covered, the spinner stops counting: 0 + 6.
-    play(page, "6-5", "Ana played on the right 5-6: 0 + 6 = 6")
+    play(page, "6-5", "Ana played 5-6 on the right end: 0 + 6 = 6")
     expect(board(page)).to_contain_text("Count 6 0 + 6 = 6")
     expect(status(page)).not_to_contain_text("scores")
     # Up and down are open now (R10) but count nothing while empty.
     expect(
         board(page).get_by_role("img", name=re.compile(r"Open ends: left 0, right 6, up 5, down 5"))
     ).to_be_visible()
-    play(page, "6-1", "Ben played on the right 6-1: 0 + 1 = 1")
+    play(page, "6-1", "Ben played 6-1 on the right end: 0 + 1 = 1")
     # 5-1 fits right (1) and up/down (5): right → 0 + 5 = 5 scores; up or down → 0 + 1 + 1 = 2.
     play(
         page,
         "5-1",
-        "Ana played on the right 1-5: 0 + 5 = 5, scores 5",
+        "Ana played 1-5 on the right end: 0 + 5 = 5, scores 5",
         end="right",
         offered={"right": 5, "up": 0, "down": 0},
     )
@@ -212,19 +212,19 @@ def test_two_players_play_a_whole_game_and_play_again(
     play(
         page,
         "5-4",
-        "Ben played on the down 5-4: 0 + 5 + 4 = 9",
+        "Ben played 5-4 on the down end: 0 + 5 + 4 = 9",
         end="down",
         offered={"right": 0, "up": 0, "down": 0},
     )
-    play(page, "4-1", "Ana played on the down 4-1: 0 + 5 + 1 = 6")
-    play(page, "2-1", "Ben played on the down 1-2: 0 + 5 + 2 = 7")
-    play(page, "4-2", "Ana played on the down 2-4: 0 + 5 + 4 = 9")
-    play(page, "6-4", "Ben played on the down 4-6: 0 + 5 + 6 = 11")
+    play(page, "4-1", "Ana played 4-1 on the down end: 0 + 5 + 1 = 6")
+    play(page, "2-1", "Ben played 1-2 on the down end: 0 + 5 + 2 = 7")
+    play(page, "4-2", "Ana played 2-4 on the down end: 0 + 5 + 4 = 9")
+    play(page, "6-4", "Ben played 4-6 on the down end: 0 + 5 + 6 = 11")
     # 6-0: left → 6 + 5 + 6 = 17; down → 0 + 5 + 0 = 5 would score, but Ana keeps her 0-end.
     play(
         page,
         "6-0",
-        "Ana played on the left 0-6: 6 + 5 + 6 = 17",
+        "Ana played 0-6 on the left end: 6 + 5 + 6 = 17",
         end="left",
         offered={"left": 0, "down": 5},
     )
@@ -232,14 +232,14 @@ def test_two_players_play_a_whole_game_and_play_again(
     play(
         page,
         "6-3",
-        "Ben played on the down 6-3: 6 + 5 + 3 = 14",
+        "Ben played 6-3 on the down end: 6 + 5 + 3 = 14",
         end="down",
         offered={"left": 0, "down": 0},
     )
     play(
         page,
         "5-2",
-        "Ana played on the right 5-2: 6 + 2 + 3 = 11",
+        "Ana played 5-2 on the right end: 6 + 2 + 3 = 11",
         end="right",
         offered={"right": 0, "up": 0},
     )
@@ -248,13 +248,13 @@ def test_two_players_play_a_whole_game_and_play_again(
     play(
         page,
         "3-2",
-        "Ben played on the right 2-3: 6 + 3 + 3 = 12",
+        "Ben played 2-3 on the right end: 6 + 3 + 3 = 12",
         end="right",
         offered={"right": 0, "down": 10},
     )
     # Undo takes the play back: the tile is free again, the count as before, still Ben's turn.
     page.get_by_role("button", name=re.compile(r"\bUndo\b")).click()
-    expect(status(page)).to_contain_text("Undone: Ben played on the right 2-3")
+    expect(status(page)).to_contain_text("Undone: Ben played 2-3 on the right end")
     expect(tile(page, "3-2")).to_be_enabled()
     expect(board(page)).to_contain_text("Count 11 6 + 2 + 3 = 11")
     expect(page.get_by_role("region", name="Tiles")).to_contain_text("Ben to play")
@@ -262,7 +262,7 @@ def test_two_players_play_a_whole_game_and_play_again(
     play(
         page,
         "3-2",
-        "Ben played on the down 3-2: 6 + 2 + 2 = 10, scores 10",
+        "Ben played 3-2 on the down end: 6 + 2 + 2 = 10, scores 10",
         end="down",
         offered={"right": 0, "down": 10},
     )
@@ -271,7 +271,7 @@ def test_two_players_play_a_whole_game_and_play_again(
     play(
         page,
         "2-2",
-        "Ana played on the right 2-2: 6 + [2|2] 4 + 2 = 12",
+        "Ana played 2-2 on the right end: 6 + [2|2] 4 + 2 = 12",
         end="right",
         offered={"right": 0, "down": 0},
     )
@@ -286,7 +286,7 @@ def test_two_players_play_a_whole_game_and_play_again(
     play(
         page,
         "2-0",
-        "Ana played on the down 2-0: 6 + [2|2] 4 + 0 = 10, scores 10",
+        "Ana played 2-0 on the down end: 6 + [2|2] 4 + 0 = 10, scores 10",
         end="down",
         offered={"right": 0, "down": 10},
         last=True,
@@ -355,7 +355,7 @@ def test_two_players_play_a_whole_game_and_play_again(
     page.get_by_text("Game log", exact=True).click()
     log = page.get_by_role("region", name="Game log")
     expect(log).to_contain_text("Ben drew 10 tiles")
-    expect(log).to_contain_text("Ana played on the down 2-0: 6 + [2|2] 4 + 0 = 10, scores 10")
+    expect(log).to_contain_text("Ana played 2-0 on the down end: 6 + [2|2] 4 + 0 = 10, scores 10")
     expect(log).to_contain_text("Hand 1 settled: Ana +0, Ben -65")
     expect(log).not_to_contain_text("Undone")
     expect(log).not_to_contain_text("on the right 2-3")  # the undone play is gone
@@ -395,48 +395,48 @@ def test_four_players_in_partnership_play_a_hand_and_settle_it(
     expect(status(page)).to_contain_text("Hand 1: Ana leads")
 
     play(page, "6-4", "Ana led 6-4: 6 + 4 = 10, scores 10")
-    play(page, "4-1", "Ben played on the right 4-1: 6 + 1 = 7")
+    play(page, "4-1", "Ben played 4-1 on the right end: 6 + 1 = 7")
     # 1-1 is the first double: the spinner, on the right arm; the line covers one side (R10).
-    play(page, "1-1", "Cy played on the right 1-1: 6 + [1|1] 2 = 8")
-    play(page, "3-1", "Di played on the right 1-3: 6 + 3 = 9")
-    play(page, "6-2", "Ana played on the left 6-2: 2 + 3 = 5, scores 5")
-    play(page, "4-3", "Ben played on the right 3-4: 2 + 4 = 6")
+    play(page, "1-1", "Cy played 1-1 on the right end: 6 + [1|1] 2 = 8")
+    play(page, "3-1", "Di played 1-3 on the right end: 6 + 3 = 9")
+    play(page, "6-2", "Ana played 6-2 on the left end: 2 + 3 = 5, scores 5")
+    play(page, "4-3", "Ben played 3-4 on the right end: 2 + 4 = 6")
     play(
         page,
         "5-1",
-        "Cy played on the up 1-5: 2 + 4 + 5 = 11",
+        "Cy played 1-5 on the up end: 2 + 4 + 5 = 11",
         end="up",
         offered={"up": 0, "down": 0},
     )
-    play(page, "4-4", "Di played on the right 4-4: 2 + [4|4] 8 + 5 = 15, scores 15")
+    play(page, "4-4", "Di played 4-4 on the right end: 2 + [4|4] 8 + 5 = 15, scores 15")
     expect(score(page, "Ben & Di", 15, 200)).to_be_visible()
-    play(page, "6-5", "Ana played on the up 5-6: 2 + [4|4] 8 + 6 = 16")
-    play(page, "2-2", "Ben played on the left 2-2: [2|2] 4 + [4|4] 8 + 6 = 18")
+    play(page, "6-5", "Ana played 5-6 on the up end: 2 + [4|4] 8 + 6 = 16")
+    play(page, "2-2", "Ben played 2-2 on the left end: [2|2] 4 + [4|4] 8 + 6 = 18")
     play(
         page,
         "6-1",
-        "Cy played on the down 1-6: [2|2] 4 + [4|4] 8 + 6 + 6 = 24",
+        "Cy played 1-6 on the down end: [2|2] 4 + [4|4] 8 + 6 + 6 = 24",
         end="down",
         offered={"up": 0, "down": 0},
     )
-    play(page, "5-4", "Di played on the right 4-5: [2|2] 4 + 5 + 6 + 6 = 21")
+    play(page, "5-4", "Di played 4-5 on the right end: [2|2] 4 + 5 + 6 + 6 = 21")
     play(
         page,
         "6-0",
-        "Ana played on the up 6-0: [2|2] 4 + 5 + 0 + 6 = 15, scores 15",
+        "Ana played 6-0 on the up end: [2|2] 4 + 5 + 0 + 6 = 15, scores 15",
         end="up",
         offered={"up": 15, "down": 15},
     )
     expect(score(page, "Ana & Cy", 30, 200)).to_be_visible()
-    play(page, "5-3", "Ben played on the right 5-3: [2|2] 4 + 3 + 0 + 6 = 13")
-    play(page, "4-2", "Cy played on the left 2-4: 4 + 3 + 0 + 6 = 13")
-    play(page, "0-0", "Di played on the up 0-0: 4 + 3 + [0|0] 0 + 6 = 13")
+    play(page, "5-3", "Ben played 5-3 on the right end: [2|2] 4 + 3 + 0 + 6 = 13")
+    play(page, "4-2", "Cy played 2-4 on the left end: 4 + 3 + 0 + 6 = 13")
+    play(page, "0-0", "Di played 0-0 on the up end: 4 + 3 + [0|0] 0 + 6 = 13")
     expect(page.get_by_role("region", name="Scores")).to_contain_text("Tiles: Ana 1 · Cy 1")
     # Ana's fifth tile: 6-3 on the right → 4 + 6 + 0 + 6 = 16; on the down 6 → 4 + 3 + 0 + 3 = 10.
     play(
         page,
         "6-3",
-        "Ana played on the down 6-3: 4 + 3 + [0|0] 0 + 3 = 10, scores 10",
+        "Ana played 6-3 on the down end: 4 + 3 + [0|0] 0 + 3 = 10, scores 10",
         end="down",
         offered={"right": 0, "down": 10},
         last=True,
@@ -510,7 +510,7 @@ def test_a_tile_that_does_not_fit_and_a_stale_tap_are_explained(
     other = page.context.new_page()
     other.goto(page.url)
     tile(other, "5-2").click()
-    expect(other.get_by_role("status")).to_contain_text("Ana played on the left 5-2: 2 + 3 = 5")
+    expect(other.get_by_role("status")).to_contain_text("Ana played 5-2 on the left end: 2 + 3 = 5")
     other.close()
     tile(page, "6-5").click()  # this page still shows the layout before 5-2
     expect(status(page)).to_contain_text("Someone else got there first (Ana played")

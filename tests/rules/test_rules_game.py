@@ -188,7 +188,7 @@ def test_undo_restores_the_exact_previous_state(led):
     back, outcome = after.apply(Undo())
     assert back == led
     assert back.hand.layout.tiles == (T("3-2"),)
-    assert outcome.message == "Undone: Ben played on the right 2-2: 3 + [2|2] 4 = 7"
+    assert outcome.message == "Undone: Ben played 2-2 on the right end: 3 + [2|2] 4 = 7"
     assert outcome.next == "Ben to play"
 
 

@@ -167,7 +167,7 @@ def test_a_tile_that_fits_several_places_asks_where(playing: Table) -> None:
     assert playing.state.hand is not None and len(playing.state.hand.layout.tiles) == 1
     playing.play("5-3", "left")
     shown = text(playing.page())
-    assert "Ben played on the left 5-3" in shown
+    assert "Ben played 5-3 on the left end" in shown
     assert "3 + [5|5] 10 = 13" in shown
 
 
@@ -394,7 +394,7 @@ def test_the_log_lists_every_action_per_hand_with_points(playing: Table) -> None
     log = text(playing.page()).split("Game log", 1)[1]
     assert "Hand 1" in log
     assert "+10 Ana led 5-5: [5|5] 10 = 10" in log
-    assert "+10 Ben played on the left 5-0: 0 + [5|5] 10 = 10" in log
+    assert "+10 Ben played 5-0 on the left end: 0 + [5|5] 10 = 10" in log
     assert "5-3" not in log  # undone, so no longer in effect
 
 

@@ -254,8 +254,12 @@ class GameState:
         move = after.moves[-1]
         scores = self._add(self.scores, self.options.side_of(seat), move.points)
         state = replace(self, hand=after, scores=scores)
-        where = "led" if move.arm is None else f"played on the {move.arm}"
-        message = f"{self.name(seat)} {where} {move.tile}: {move.breakdown}"
+        if move.arm is None:
+            message = f"{self.name(seat)} led {move.tile}: {move.breakdown}"
+        else:
+            message = (
+                f"{self.name(seat)} played {move.tile} on the {move.arm} end: {move.breakdown}"
+            )
         if move.points:
             message += f", scores {move.points}"
         scorer = self.options.side_of(seat) if move.points else None
