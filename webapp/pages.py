@@ -231,6 +231,14 @@ def _as_viewer(snapshot: Snapshot) -> Snapshot:
 
 @bp.post("/g/<game_id>/play")
 def play(game_id: str) -> ResponseReturnValue:
+    chosen = _chosen_play()
+    if chosen is not None:
+        # Tile and end both given: the store checks the revision first, then the rules, in one
+        # transaction; no need to read the game before.
+        try:
+            return _apply(game_id, _seq(), chosen)
+        except RuleError as refusal:
+            return _refused(store().get(game_id), refusal)
     snapshot = store().get(game_id)
     state = snapshot.state
     seq = _seq()
@@ -240,15 +248,26 @@ def play(game_id: str) -> ResponseReturnValue:
         tile = Tile.parse(request.form.get("tile", ""))
         end = request.form.get("end", "").strip()
         if end:
-            return _apply(snapshot, seq, Play(tile, Arm.parse(end)))
+            return _apply(snapshot.id, seq, Play(tile, Arm.parse(end)))
         places = state.placements(tile)
         if not places:
             raise state.why_not(tile) or IllegalAction("no_match", f"{tile} cannot be played now")
         if len(places) > 1:
             return _render(snapshot, choice={"tile": str(tile), "places": places})
-        return _apply(snapshot, seq, Play(tile, places[0].arm))
+        return _apply(snapshot.id, seq, Play(tile, places[0].arm))
     except RuleError as refusal:
         return _refused(snapshot, refusal)
+
+
+def _chosen_play() -> Play | None:
+    """The play when the form names a well-formed tile, an end and a revision; else ``None``."""
+    end = request.form.get("end", "").strip()
+    if not end or _seq() is None:
+        return None
+    try:
+        return Play(Tile.parse(request.form.get("tile", "")), Arm.parse(end))
+    except RuleError:
+        return None  # judged on the full path, after the revision
 
 
 @bp.post("/g/<game_id>/draw")
@@ -292,7 +311,7 @@ def settle(game_id: str) -> ResponseReturnValue:
             after, outcome = state.apply(action)
             preview = _preview(state, after, outcome)
             return _render(snapshot, settle={"entered": entered, "preview": preview})
-        return _apply(snapshot, seq, action)
+        return _apply(snapshot.id, seq, action)
     except RuleError as refusal:
         return _refused(snapshot, refusal, settle={"entered": entered, "preview": None})
 
@@ -316,15 +335,15 @@ def _act(game_id: str, action: Action | RuleError) -> ResponseReturnValue:
     if isinstance(action, RuleError):
         return _refused(snapshot, action)
     try:
-        return _apply(snapshot, _seq(), action)
+        return _apply(snapshot.id, _seq(), action)
     except RuleError as refusal:
         return _refused(snapshot, refusal)
 
 
-def _apply(snapshot: Snapshot, seq: int | None, action: Action) -> ResponseReturnValue:
+def _apply(game_id: str, seq: int | None, action: Action) -> ResponseReturnValue:
     """Store ``action``; then show the game with its outcome (redirect-after-POST without JS)."""
     try:
-        after, outcome = store().apply(snapshot.id, seq, action)
+        after, outcome = store().apply(game_id, seq, action)
     except StaleRevision as stale:
         return _stale(stale)
     notice = _outcome_notice(after.state, outcome)
@@ -333,7 +352,7 @@ def _apply(snapshot: Snapshot, seq: int | None, action: Action) -> ResponseRetur
     if is_htmx():
         return _render(after, notice)
     session["notice"] = notice
-    return redirect(url_for(".game", game_id=snapshot.id), 303)
+    return redirect(url_for(".game", game_id=game_id), 303)
 
 
 def _stale(stale: StaleRevision) -> ResponseReturnValue:
@@ -444,7 +463,7 @@ def _game_context(
     return {
         "snap": snapshot,
         "state": state,
-        "game": present.game_data(snapshot),
+        "winner": present.winner_names(state),
         "status": state.status.value,
         "sides": _sides(state),
         "hints": present.tile_hints(state),
