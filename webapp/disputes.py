@@ -377,7 +377,8 @@ def _move_view(options: Options, move: Move) -> dict[str, Any]:
     if move.kind == "play" and move.arm is None:
         text = f"{name} led {move.tile}"
     elif move.kind == "play":
-        text = f"{name} played {move.tile} on the {move.arm}"
+        named = Tile(*move.tile.key) if move.tile else move.tile  # as on the picker
+        text = f"{name} played {named} on the {move.arm} end"
     elif move.kind == "draw":
         text = f"{name} drew a tile" if move.drawn == 1 else f"{name} drew {move.drawn} tiles"
     else:

@@ -178,7 +178,7 @@ def test_two_players_play_a_whole_game_and_play_again(
     )
     expect(score(page, "Ben", 10, 30)).to_be_visible()
     # 6-5 on the spinner's free side: both sides covered, the spinner stops counting: 0 + 6.
-    play(page, "6-5", "Ana played 5-6 on the right end: 0 + 6 = 6")
+    play(page, "6-5", "Ana played 6-5 on the right end: 0 + 6 = 6")
     expect(board(page)).to_contain_text("Count 6 0 + 6 = 6")
     expect(status(page)).not_to_contain_text("scores")
     # Up and down are open now (R10) but count nothing while empty.
@@ -190,7 +190,7 @@ def test_two_players_play_a_whole_game_and_play_again(
     play(
         page,
         "5-1",
-        "Ana played 1-5 on the right end: 0 + 5 = 5, scores 5",
+        "Ana played 5-1 on the right end: 0 + 5 = 5, scores 5",
         end="right",
         offered={"right": 5, "up": 0, "down": 0},
     )
@@ -217,14 +217,14 @@ def test_two_players_play_a_whole_game_and_play_again(
         offered={"right": 0, "up": 0, "down": 0},
     )
     play(page, "4-1", "Ana played 4-1 on the down end: 0 + 5 + 1 = 6")
-    play(page, "2-1", "Ben played 1-2 on the down end: 0 + 5 + 2 = 7")
-    play(page, "4-2", "Ana played 2-4 on the down end: 0 + 5 + 4 = 9")
-    play(page, "6-4", "Ben played 4-6 on the down end: 0 + 5 + 6 = 11")
+    play(page, "2-1", "Ben played 2-1 on the down end: 0 + 5 + 2 = 7")
+    play(page, "4-2", "Ana played 4-2 on the down end: 0 + 5 + 4 = 9")
+    play(page, "6-4", "Ben played 6-4 on the down end: 0 + 5 + 6 = 11")
     # 6-0: left → 6 + 5 + 6 = 17; down → 0 + 5 + 0 = 5 would score, but Ana keeps her 0-end.
     play(
         page,
         "6-0",
-        "Ana played 0-6 on the left end: 6 + 5 + 6 = 17",
+        "Ana played 6-0 on the left end: 6 + 5 + 6 = 17",
         end="left",
         offered={"left": 0, "down": 5},
     )
@@ -248,13 +248,13 @@ def test_two_players_play_a_whole_game_and_play_again(
     play(
         page,
         "3-2",
-        "Ben played 2-3 on the right end: 6 + 3 + 3 = 12",
+        "Ben played 3-2 on the right end: 6 + 3 + 3 = 12",
         end="right",
         offered={"right": 0, "down": 10},
     )
     # Undo takes the play back: the tile is free again, the count as before, still Ben's turn.
     page.get_by_role("button", name=re.compile(r"\bUndo\b")).click()
-    expect(status(page)).to_contain_text("Undone: Ben played 2-3 on the right end")
+    expect(status(page)).to_contain_text("Undone: Ben played 3-2 on the right end")
     expect(tile(page, "3-2")).to_be_enabled()
     expect(board(page)).to_contain_text("Count 11 6 + 2 + 3 = 11")
     expect(page.get_by_role("region", name="Tiles")).to_contain_text("Ben to play")
@@ -398,28 +398,28 @@ def test_four_players_in_partnership_play_a_hand_and_settle_it(
     play(page, "4-1", "Ben played 4-1 on the right end: 6 + 1 = 7")
     # 1-1 is the first double: the spinner, on the right arm; the line covers one side (R10).
     play(page, "1-1", "Cy played 1-1 on the right end: 6 + [1|1] 2 = 8")
-    play(page, "3-1", "Di played 1-3 on the right end: 6 + 3 = 9")
+    play(page, "3-1", "Di played 3-1 on the right end: 6 + 3 = 9")
     play(page, "6-2", "Ana played 6-2 on the left end: 2 + 3 = 5, scores 5")
-    play(page, "4-3", "Ben played 3-4 on the right end: 2 + 4 = 6")
+    play(page, "4-3", "Ben played 4-3 on the right end: 2 + 4 = 6")
     play(
         page,
         "5-1",
-        "Cy played 1-5 on the up end: 2 + 4 + 5 = 11",
+        "Cy played 5-1 on the up end: 2 + 4 + 5 = 11",
         end="up",
         offered={"up": 0, "down": 0},
     )
     play(page, "4-4", "Di played 4-4 on the right end: 2 + [4|4] 8 + 5 = 15, scores 15")
     expect(score(page, "Ben & Di", 15, 200)).to_be_visible()
-    play(page, "6-5", "Ana played 5-6 on the up end: 2 + [4|4] 8 + 6 = 16")
+    play(page, "6-5", "Ana played 6-5 on the up end: 2 + [4|4] 8 + 6 = 16")
     play(page, "2-2", "Ben played 2-2 on the left end: [2|2] 4 + [4|4] 8 + 6 = 18")
     play(
         page,
         "6-1",
-        "Cy played 1-6 on the down end: [2|2] 4 + [4|4] 8 + 6 + 6 = 24",
+        "Cy played 6-1 on the down end: [2|2] 4 + [4|4] 8 + 6 + 6 = 24",
         end="down",
         offered={"up": 0, "down": 0},
     )
-    play(page, "5-4", "Di played 4-5 on the right end: [2|2] 4 + 5 + 6 + 6 = 21")
+    play(page, "5-4", "Di played 5-4 on the right end: [2|2] 4 + 5 + 6 + 6 = 21")
     play(
         page,
         "6-0",
@@ -429,7 +429,7 @@ def test_four_players_in_partnership_play_a_hand_and_settle_it(
     )
     expect(score(page, "Ana & Cy", 30, 200)).to_be_visible()
     play(page, "5-3", "Ben played 5-3 on the right end: [2|2] 4 + 3 + 0 + 6 = 13")
-    play(page, "4-2", "Cy played 2-4 on the left end: 4 + 3 + 0 + 6 = 13")
+    play(page, "4-2", "Cy played 4-2 on the left end: 4 + 3 + 0 + 6 = 13")
     play(page, "0-0", "Di played 0-0 on the up end: 4 + 3 + [0|0] 0 + 6 = 13")
     expect(page.get_by_role("region", name="Scores")).to_contain_text("Tiles: Ana 1 · Cy 1")
     # Ana's fifth tile: 6-3 on the right → 4 + 6 + 0 + 6 = 16; on the down 6 → 4 + 3 + 0 + 3 = 10.

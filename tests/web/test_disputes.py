@@ -172,7 +172,7 @@ def test_replay_a_scoring_play(hand_c: Table) -> None:
     page = hand_c.client.get(f"{hand_c.url}/replay/1/9")
     shown = text(page)
     assert "move 9 of 20" in shown
-    assert "Move 9 Cy played 0-4 on the left" in shown
+    assert "Move 9 Cy played 4-0 on the left" in shown
     assert "+10 Cy scores 10: 4 + 6 = 10" in shown
     assert "Cy 15 +15 this hand" in shown  # 5 at move 6, 10 now
     assert "Count 10" in shown

@@ -166,3 +166,9 @@ def test_a_crash_shows_a_friendly_page_without_internals(app: Flask) -> None:
     assert api.status_code == 500
     assert api.json["error"]["code"] == "server_error"
     assert "secret" not in api.get_data(as_text=True)
+
+
+def test_a_watch_link_post_without_a_token_is_still_the_clear_403(playing: Table) -> None:
+    response = playing.client.post(f"/v/{view_id(playing)}/play", data={"tile": "6-6"})
+    assert response.status_code == 403
+    assert "view-only link" in text(response)

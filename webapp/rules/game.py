@@ -257,9 +257,9 @@ class GameState:
         if move.arm is None:
             message = f"{self.name(seat)} led {move.tile}: {move.breakdown}"
         else:
-            message = (
-                f"{self.name(seat)} played {move.tile} on the {move.arm} end: {move.breakdown}"
-            )
+            # Named as on the picker (high half first), whichever way it lies on the table.
+            named = Tile(*move.tile.key) if move.tile else move.tile
+            message = f"{self.name(seat)} played {named} on the {move.arm} end: {move.breakdown}"
         if move.points:
             message += f", scores {move.points}"
         scorer = self.options.side_of(seat) if move.points else None
