@@ -23,7 +23,7 @@ UNIT = 20  # SVG units per half-tile square
 GAP = 0.6  # SVG units of table showing between touching tiles
 LINE_REACH = 7  # half-tiles from the centre tile before the west/east line turns a corner
 ARM_REACH = 5  # half-tiles from the spinner before the up/down arms turn a corner
-MIN_WIDTH = 14  # half-tiles: a short layout is not blown up to fill the screen
+MIN_WIDTH = 10  # half-tiles: a short layout is not blown up to fill the screen
 MIN_HEIGHT = 5
 
 # Where the pips sit in one square half, as fractions of its side.
