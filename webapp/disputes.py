@@ -408,10 +408,7 @@ def _result_view(options: Options, played: PlayedHand) -> dict[str, Any] | None:
     return {
         "settled": True,
         "end": ended,
-        "players": [
-            {"name": name, "pips": result.pips[seat], "rounded": result.rounded[seat]}
-            for seat, name in enumerate(options.players)
-        ],
+        "players": present.settled_players(options, result),
         "sides": [
             {
                 "name": options.side_name(side),

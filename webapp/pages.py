@@ -17,10 +17,9 @@ from flask import Blueprint, Response, redirect, render_template, request, sessi
 from flask.typing import ResponseReturnValue
 
 from . import present, teaching
-from .drawing import PICTURE_BOX, draw_layout, qr_svg, tile_picture, tile_svg
+from .drawing import draw_layout, qr_svg, tile_svg
 from .games import create_game, recent_games, remember, store
 from .rules import (
-    DOUBLE_SIX,
     Action,
     Arm,
     BadOptions,
@@ -43,7 +42,6 @@ from .store import Snapshot, StaleRevision
 
 bp = Blueprint("pages", __name__)
 
-PICTURES = {str(tile): tile_picture(tile) for tile in DOUBLE_SIX}
 DEFAULT_NAME_FIELDS = 3
 
 
@@ -59,11 +57,7 @@ def _vary(response: Response) -> Response:
 
 
 # Globals rather than context: the tile macros are imported without the template's context.
-bp.record_once(
-    lambda state: state.app.jinja_env.globals.update(
-        pictures=PICTURES, picture_box=PICTURE_BOX, tile_svg=tile_svg
-    )
-)
+bp.record_once(lambda state: state.app.jinja_env.globals.update(tile_svg=tile_svg))
 
 
 # --- home, rules ------------------------------------------------------------------------------
@@ -417,10 +411,7 @@ def _preview(before: GameState, after: GameState, outcome: Outcome) -> dict[str,
     result = outcome.result
     assert result is not None
     options = before.options
-    players = [
-        {"name": name, "pips": result.pips[seat], "rounded": result.rounded[seat]}
-        for seat, name in enumerate(options.players)
-    ]
+    players = present.settled_players(options, result)
     sides = [
         {
             "name": options.side_name(side),

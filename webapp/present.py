@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .rules import DOUBLE_SIX, Arm, GameState, HandResult, Layout, Move, Status
+from .rules import DOUBLE_SIX, Arm, GameState, HandResult, Layout, Move, Options, Status
 from .store import Snapshot
 
 
@@ -122,6 +122,14 @@ def result_data(state: GameState, result: HandResult) -> dict[str, Any]:
         "settled": {options.side_name(side): v for side, v in enumerate(result.settled)},
         "scores": {options.side_name(side): v for side, v in enumerate(result.scores)},
     }
+
+
+def settled_players(options: Options, result: HandResult) -> list[dict[str, Any]]:
+    """Each player's pips at the end of a hand and their R13 rounding, as the rules settled."""
+    return [
+        {"name": name, "pips": result.pips[seat], "rounded": result.rounded[seat]}
+        for seat, name in enumerate(options.players)
+    ]
 
 
 def tile_hints(state: GameState) -> list[dict[str, Any]]:

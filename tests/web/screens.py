@@ -45,6 +45,31 @@ def act(base: str, game_id: str, **action: Any) -> dict[str, Any]:
     return api(base, f"/api/games/{game_id}/actions", {"seq": seq, **action})["state"]
 
 
+def finished_game(base: str) -> str:
+    """A 2-player game to 30 played through the API until it is over; its id."""
+    game_id = str(
+        api(base, "/api/games", {"players": ["Ana", "Ben"], "rules": {"target": 30}})["id"]
+    )
+    for _ in range(12):
+        state = api(base, f"/api/games/{game_id}")
+        if state["status"] == "game_over":
+            break
+        if state["status"] == "awaiting_start":
+            act(base, game_id, type="start_hand")
+        elif state["status"] == "hand_over":
+            settle_with_tiles(base, game_id)
+        else:
+            play_until(base, game_id, lambda s: s["status"] != "playing")
+    return game_id
+
+
+def phone(playwright: Any) -> tuple[Any, Any]:
+    """Chromium with one page the size of a phone (390×844)."""
+    browser = playwright.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS)
+    page = browser.new_page(viewport={"width": 390, "height": 844}, device_scale_factor=2)
+    return browser, page
+
+
 def play_until(base: str, game_id: str, done: Any) -> None:
     """Play the first tile that fits (preferring points) until ``done(state)``."""
     from webapp.rules import DOUBLE_SIX
@@ -103,8 +128,7 @@ def main(outdir: str = "/tmp/screens") -> None:
     base, server = serve(tmp)
     try:
         with sync_playwright() as p:
-            browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS)
-            page = browser.new_page(viewport={"width": 390, "height": 844}, device_scale_factor=2)
+            browser, page = phone(p)
 
             def shot(name: str, full: bool = False) -> None:
                 page.wait_for_timeout(150)
@@ -173,17 +197,7 @@ def main(outdir: str = "/tmp/screens") -> None:
             page.get_by_role("button", name="Confirm and settle").click()
             shot("13-after-settle")
 
-            over = api(base, "/api/games", {"players": ["Ana", "Ben"], "rules": {"target": 30}})
-            for _ in range(12):
-                state = api(base, f"/api/games/{over['id']}")
-                if state["status"] == "game_over":
-                    break
-                if state["status"] == "awaiting_start":
-                    act(base, over["id"], type="start_hand")
-                elif state["status"] == "hand_over":
-                    settle_with_tiles(base, over["id"])
-                else:
-                    play_until(base, over["id"], lambda s: s["status"] != "playing")
+            over = {"id": finished_game(base)}
             page.goto(f"{base}/g/{over['id']}")
             shot("14-game-over", full=True)
 

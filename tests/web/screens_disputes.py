@@ -15,7 +15,7 @@ import tempfile
 from pathlib import Path
 
 from tests.rules.rules_table import EXAMPLE_C_MOVES as EXAMPLE_C
-from tests.web.screens import CHROMIUM_ARGS, act, api, play_until, serve, settle_with_tiles
+from tests.web.screens import act, api, finished_game, phone, serve
 
 
 def play_moves(base: str, game_id: str, moves: list[str]) -> None:
@@ -35,8 +35,7 @@ def main(outdir: str = "/tmp/screens-disputes") -> None:
     base, server = serve(Path(tempfile.mkdtemp()))
     try:
         with sync_playwright() as p:
-            browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS)
-            page = browser.new_page(viewport={"width": 390, "height": 844}, device_scale_factor=2)
+            browser, page = phone(p)
             errors: list[str] = []
             page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
 
@@ -71,17 +70,7 @@ def main(outdir: str = "/tmp/screens-disputes") -> None:
             shot("13-rescore-pagat", f"{g}/rescore", full=True)
             shot("14-rescore-target", f"{g}/rescore?preset=seed&target=15&finish=immediate", True)
 
-            over = api(base, "/api/games", {"players": ["Ana", "Ben"], "rules": {"target": 30}})
-            for _ in range(12):
-                state = api(base, f"/api/games/{over['id']}")
-                if state["status"] == "game_over":
-                    break
-                if state["status"] == "awaiting_start":
-                    act(base, over["id"], type="start_hand")
-                elif state["status"] == "hand_over":
-                    settle_with_tiles(base, over["id"])
-                else:
-                    play_until(base, over["id"], lambda s: s["status"] != "playing")
+            over = {"id": finished_game(base)}
             shot("15-game-over-links", f"/g/{over['id']}", full=True)
             shot("16-rescore-game-over", f"/g/{over['id']}/rescore", full=True)
             view = api(base, f"/api/games/{gid}")

@@ -12,7 +12,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from tests.web.screens import CHROMIUM_ARGS, act, api, play_until, serve
+from tests.web.screens import act, api, phone, play_until, serve
 
 
 def main(outdir: str = "/tmp/screens-teaching") -> None:
@@ -23,8 +23,7 @@ def main(outdir: str = "/tmp/screens-teaching") -> None:
     base, server = serve(Path(tempfile.mkdtemp()))
     try:
         with sync_playwright() as p:
-            browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS)
-            page = browser.new_page(viewport={"width": 390, "height": 844}, device_scale_factor=2)
+            browser, page = phone(p)
 
             def shot(name: str, full: bool = False) -> None:
                 page.wait_for_timeout(120)
@@ -88,7 +87,7 @@ def main(outdir: str = "/tmp/screens-teaching") -> None:
             shot("30-learning-lead", full=True)
             for name in ("3-2", "2-2"):
                 tap(name)
-                page.get_by_text(f"{name}:", exact=False).first.wait_for()
+                page.locator("#message").get_by_text(name, exact=False).first.wait_for()
             page.evaluate("window.scrollTo(0, 0)")
             shot("31-learning-after-spinner")
             shot("31b-learning-after-spinner-full", full=True)
