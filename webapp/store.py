@@ -18,11 +18,11 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, cast
 
-from sqlalchemy import Connection, CursorResult, Engine, Row, Table, insert, select, update
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy import Connection, Engine, Row, Table, insert, select, update
 
 from .models import Event, Game, utcnow
 from .rules import Action, BadOptions, GameState, Options, Outcome, from_dict, to_dict
+from .sqlpath import Cursor, Driver, GameRow
 
 CACHE_SIZE = 1024
 EXPORT_FORMAT = "allfives-game/1"
@@ -96,14 +96,17 @@ def new_id() -> str:
 class Store:
     """Games and their logs in any SQLAlchemy database.
 
-    SQLAlchemy Core, not the ORM, on every path: a play is one short transaction of four
-    statements, and the ORM's unit of work would cost more than the rules do.
+    A play is one short transaction: the game row (locked), the new event, the game's new
+    revision. Those statements, and the reads of every screen, go straight to the driver
+    (:mod:`webapp.sqlpath`); the rest is SQLAlchemy Core.
     """
 
     def __init__(self, reader: Engine, writer: Engine | None = None) -> None:
         """``writer`` (default ``reader``) is the engine for transactions that change a game."""
         self.engine = reader
         self._writer = writer or reader
+        self._read = Driver(reader)
+        self._write = Driver(self._writer, immediate=writer is not None)
         self._cache: OrderedDict[str, tuple[int, GameState]] = OrderedDict()
         self._lock = threading.Lock()
 
@@ -115,36 +118,31 @@ class Store:
     # --- reading -------------------------------------------------------------------------------
 
     def get(self, game_id: str) -> Snapshot:
-        with self.engine.connect() as conn:
-            return self._snapshot(conn, self._game(conn, game_id))
+        with self._read.cursor() as cursor:
+            return self._snapshot(cursor, self._row(cursor, game_id))
 
     def get_by_view(self, view_id: str) -> Snapshot:
-        if not _is_id(view_id):
-            raise GameNotFound(view_id)
-        with self.engine.connect() as conn:
-            game = conn.execute(_GAME.where(GAMES.c.view_id == view_id)).first()
-            if game is None:
-                raise GameNotFound(view_id)
-            return self._snapshot(conn, cast(Row[Any], game))
+        with self._read.cursor() as cursor:
+            return self._snapshot(cursor, self._row(cursor, view_id, by_view=True))
 
     def revision(self, game_id: str) -> int:
         """The game's current ``seq``: a cheap question for pages that follow a game."""
         if not _is_id(game_id):
             raise GameNotFound(game_id)
-        with self.engine.connect() as conn:
-            seq = conn.scalar(select(GAMES.c.seq).where(GAMES.c.id == game_id))
-            if seq is None:
-                raise GameNotFound(game_id)
-            return int(seq)
+        with self._read.cursor() as cursor:
+            seq = cursor.seq(game_id)
+        if seq is None:
+            raise GameNotFound(game_id)
+        return seq
 
     def many(self, game_ids: Iterable[str]) -> list[Snapshot]:
         """The games among ``game_ids`` that exist, most recently changed first."""
         ids = [game_id for game_id in game_ids if _is_id(game_id)][:50]
         if not ids:
             return []
-        with self.engine.connect() as conn:
-            games = conn.execute(_GAME.where(GAMES.c.id.in_(ids))).all()
-            found = [self._snapshot(conn, cast(Row[Any], game)) for game in games]
+        with self._read.cursor() as cursor:
+            games = [cursor.game(game_id) for game_id in dict.fromkeys(ids)]
+            found = [self._snapshot(cursor, game) for game in games if game is not None]
         return sorted(found, key=lambda snap: snap.updated_at, reverse=True)
 
     def log(self, game_id: str) -> list[tuple[int, dict[str, Any], datetime]]:
@@ -222,27 +220,17 @@ class Store:
         :class:`~webapp.rules.RuleError` (nothing applied).
         """
         try:
-            with self._writer.begin() as conn:
-                game = self._game(conn, game_id, lock=True)
+            with self._write.cursor(write=True) as cursor:
+                game = self._row(cursor, game_id, lock=True)
                 if seq is None or seq != game.seq:
-                    raise StaleRevision(self._snapshot(conn, game), seq)
-                _, state = self._state(conn, game)
+                    raise StaleRevision(self._snapshot(cursor, game), seq)
+                _, state = self._state(cursor, game)
                 action = state.resolve(action)
                 new_state, outcome = state.apply(action)
                 now = utcnow()
-                conn.execute(
-                    insert(EVENTS).values(
-                        game_id=game_id, seq=seq + 1, action=to_dict(action), created_at=now
-                    )
-                )
-                moved = conn.execute(
-                    update(GAMES)
-                    .where(GAMES.c.id == game_id, GAMES.c.seq == seq)
-                    .values(seq=seq + 1, updated_at=now)
-                )
-                if cast(CursorResult[Any], moved).rowcount != 1:
-                    raise IntegrityError("revision moved", None, Exception("seq"))
-        except IntegrityError:
+                if not cursor.append(game_id, seq + 1, to_dict(action), now):
+                    raise _Moved
+        except (_Moved, self._write.integrity_error):
             raise StaleRevision(self.get(game_id), seq) from None
         self._remember(game_id, seq + 1, new_state)
         learning = bool(game.options.get("learning"))
@@ -273,14 +261,22 @@ class Store:
             raise GameNotFound(game_id)
         return cast(Row[Any], game)
 
-    def _snapshot(self, conn: Connection, game: Row[Any]) -> Snapshot:
-        seq, state = self._state(conn, game)
+    @staticmethod
+    def _row(cursor: Cursor, key: str, by_view: bool = False, lock: bool = False) -> GameRow:
+        """The game row by its id (or view id), locked for a write where the database can."""
+        game = cursor.game(key, by_view, lock) if _is_id(key) else None
+        if game is None:
+            raise GameNotFound(key)
+        return game
+
+    def _snapshot(self, cursor: Cursor, game: GameRow) -> Snapshot:
+        seq, state = self._state(cursor, game)
         learning = bool(game.options.get("learning"))
         return Snapshot(
             game.id, game.view_id, seq, state, game.created_at, game.updated_at, learning
         )
 
-    def _state(self, conn: Connection, game: Row[Any]) -> tuple[int, GameState]:
+    def _state(self, cursor: Cursor, game: GameRow) -> tuple[int, GameState]:
         """The game's state and the revision it is at, from the cache and the log.
 
         The revision is the last event actually folded in, never a number read separately,
@@ -295,13 +291,9 @@ class Store:
         seq, state = 0, GameState.new(options_from_dict(game.options))
         if cached is not None and cached[0] < game.seq:
             seq, state = cached
-        rows = conn.execute(
-            select(EVENTS.c.seq, EVENTS.c.action)
-            .where(EVENTS.c.game_id == game.id, EVENTS.c.seq > seq)
-            .order_by(EVENTS.c.seq)
-        )
-        for seq, stored in rows:  # noqa: B007 - the last seq read is the state's revision
+        for number, stored in cursor.tail(game.id, seq):
             state, _ = state.apply(from_dict(stored))
+            seq = number  # the last event folded in is the state's revision
         self._remember(game.id, seq, state)
         return seq, state
 
@@ -311,6 +303,10 @@ class Store:
             self._cache.move_to_end(game_id)
             while len(self._cache) > CACHE_SIZE:
                 self._cache.popitem(last=False)
+
+
+class _Moved(Exception):
+    """The game's revision moved under a write: another action got there first."""
 
 
 GAMES = cast(Table, Game.__table__)
