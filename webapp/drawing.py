@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import lru_cache
+from typing import Any
 
 from markupsafe import Markup, escape
 
@@ -74,6 +75,16 @@ class Drawing:
     @property
     def view_box(self) -> str:
         return " ".join(f"{value:g}" for value in self.box)
+
+    def markup(self) -> Markup:
+        """The tiles and the open-end markers as SVG elements, for inside the layout's <svg>."""
+        marks = "".join(
+            f'<g class="end-mark end-{escape(m.arm)}"><circle cx="{m.x:g}" cy="{m.y:g}" '
+            f'r="{m.radius:g}"/><text x="{m.x:g}" y="{m.y:g}" text-anchor="middle" '
+            f'dominant-baseline="central">{m.pip}</text></g>'
+            for m in self.marks
+        )
+        return Markup("".join(piece_svg(piece) for piece in self.pieces) + marks)
 
 
 def domino(
@@ -291,6 +302,33 @@ def tile_svg(name: str) -> Markup:
     return Markup(
         f'<svg class="tile-svg" viewBox="{PICTURE_BOX}" aria-hidden="true" focusable="false">'
         f"{piece_svg(picture)}</svg>"
+    )
+
+
+def picker_tiles(hints: list[dict[str, Any]], lead_known: bool, learning: bool) -> Markup:
+    """The picker's 28 tile buttons: played ones disabled, ones that fit marked (with their
+    best points). Before the lead only learning mode marks the scoring leads."""
+    return Markup(
+        "".join(
+            _picker_tile(
+                str(hint["tile"]),
+                hint["played"],
+                bool(hint["places"]) and (lead_known or (learning and hint["best"] > 0)),
+                hint["best"],
+            )
+            for hint in hints
+        )
+    )
+
+
+@lru_cache(maxsize=1024)
+def _picker_tile(name: str, played: bool, fits: bool, best: int) -> str:
+    """One button of the picker, built once for each look it can have."""
+    state = " played" if played else (" fits scores" if best else " fits") if fits else ""
+    badge = f'<span class="fit-badge">{f"+{best}" if best else "fits"}</span>' if fits else ""
+    return (
+        f'<button class="tile{state}" type="submit" name="tile" value="{name}" '
+        f'aria-label="{name}"{" disabled" if played else ""}>{tile_svg(name)}{badge}</button>'
     )
 
 

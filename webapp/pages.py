@@ -17,7 +17,7 @@ from flask import Blueprint, Response, redirect, render_template, request, sessi
 from flask.typing import ResponseReturnValue
 
 from . import present, teaching
-from .drawing import draw_layout, qr_svg, tile_svg
+from .drawing import draw_layout, picker_tiles, piece_svg, qr_svg, tile_svg
 from .games import create_game, recent_games, remember, store
 from .rules import (
     Action,
@@ -57,7 +57,11 @@ def _vary(response: Response) -> Response:
 
 
 # Globals rather than context: the tile macros are imported without the template's context.
-bp.record_once(lambda state: state.app.jinja_env.globals.update(tile_svg=tile_svg))
+bp.record_once(
+    lambda state: state.app.jinja_env.globals.update(
+        tile_svg=tile_svg, piece_svg=piece_svg, picker_tiles=picker_tiles
+    )
+)
 
 
 # --- home, rules ------------------------------------------------------------------------------
@@ -470,7 +474,19 @@ def _game_context(
         "viewer": viewer,
         "live_url": _game_url(snapshot, "poll", seq=snapshot.seq),
         "share": None if viewer or is_htmx() else _share_links(snapshot),
+        "to": _action_urls(snapshot.id),
     }
+
+
+_ACTIONS = {"play": "play", "draw": "draw", "pass_turn": "pass", "undo": "undo"}
+_ACTIONS.update({"start": "start", "settle": "settle", "again": "again", "learning": "learning"})
+
+
+def _action_urls(game_id: str) -> dict[str, str]:
+    """The game's action URLs, built once per screen rather than once per form."""
+    game = url_for(".game", game_id=game_id)
+    urls = {name: f"{game}/{path}" for name, path in _ACTIONS.items()}
+    return {**urls, "game": game, "rules": url_for(".rules")}
 
 
 def _share_links(snapshot: Snapshot) -> list[dict[str, str]]:

@@ -433,6 +433,30 @@ def test_forms_work_without_javascript(playing: Table) -> None:
     assert page.count('name="seq"') >= 2
 
 
+def test_every_form_of_the_game_screen_posts_to_its_action(app: Flask, table: Table) -> None:
+    """The screen builds its action URLs once; each must still reach the action it names."""
+    table.create("Ana", "Ben", "", deal="5")
+    pages = [table.page().text]  # who leads
+    table.start(leader="0")
+    table.play("5-5")
+    pages.append(table.page().text)  # tiles, draw, undo, learning
+    table.play_out()
+    pages.append(table.page().text)  # settling
+    adapter = app.url_map.bind("localhost")
+    seen = set()
+    for page in pages:
+        for form in re.findall(r"<form[^>]*>", page):
+            action = re.search(r' action="([^"]+)"', form)
+            posted = re.search(r' hx-post="([^"]+)"', form)
+            assert action and (posted is None or posted.group(1) == action.group(1)), form
+            endpoint, args = adapter.match(action.group(1), method="POST")
+            assert args.get("game_id") == table.game_id
+            seen.add(endpoint)
+    for name in ("start", "play", "draw", "undo", "settle"):
+        assert f"pages.{name}" in seen
+    assert "teaching.learning" in seen
+
+
 @pytest.mark.parametrize("path", ["/", "/new", "/rules", "/g/missing"])
 def test_no_inline_script_or_style(client: FlaskClient, path: str) -> None:
     page = client.get(path).text

@@ -252,6 +252,17 @@ class Layout:
 
     def placements(self, tile: Tile) -> tuple[Placement, ...]:
         """Every place ``tile`` can go now, with the count and points each would give."""
+        known = self._placed.get(tile)
+        if known is None:
+            known = self._placed[tile] = self._placements(tile)
+        return known
+
+    @cached_property
+    def _placed(self) -> dict[Tile, tuple[Placement, ...]]:
+        """Placements already worked out on this layout, by tile (screens ask every tile)."""
+        return {}
+
+    def _placements(self, tile: Tile) -> tuple[Placement, ...]:
         if self.lead is None:
             after = self.place(tile, None)
             return (Placement(tile, None, after.count, points_for(after.count), after.breakdown),)
