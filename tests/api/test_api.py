@@ -75,6 +75,8 @@ def test_rules_and_partnership(client: FlaskClient) -> None:
         ({"players": ["Ana", "Ben", "Cy"], "partnership": True}, "partnership"),
         ({"players": ["Ana", "Ben"], "rules": {"preset": "muggins"}}, "preset"),
         ({"players": ["Ana", "Ben"], "rules": {"target": -5}}, "target"),
+        ({"players": ["Ana", "Ben"], "rules": {"target": "²"}}, "target"),
+        ({"players": ["Ana", "Ben"], "rules": {"target": "1" * 5000}}, "target"),
         ({"players": ["Ana", "Ben"], "rules": {"deal": "6"}}, "deal"),
         ({"players": ["Ana", "Ben"], "rules": {"spinners": "all"}}, "option"),
         ({"players": "Ana,Ben"}, "player_count"),

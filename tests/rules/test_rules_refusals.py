@@ -503,6 +503,12 @@ def test_tile_parse_refuses_non_text():
             {"type": "end_hand", "remaining": {"1": 1.5}}, "report_pips", id="R14-report_pips"
         ),
         pytest.param({"type": "end_hand", "remaining": {"Ben": 3}}, "bad_seat", id="R14-bad_seat"),
+        pytest.param(
+            {"type": "end_hand", "remaining": {"¹": 3}}, "bad_seat", id="R14-bad_seat-superscript"
+        ),
+        pytest.param(
+            {"type": "end_hand", "remaining": {"1" * 5000: 3}}, "bad_seat", id="R14-bad_seat-huge"
+        ),
     ],
 )
 def test_stored_action_refused(data, code):

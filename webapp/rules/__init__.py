@@ -13,6 +13,7 @@ from .errors import BadOptions, IllegalAction, ImpossibleReport, NotationError, 
 from .game import GameState, HandResult, Outcome, Status
 from .hand import Hand, HandEnd, Move
 from .layout import Arm, EndValue, Layout, Placement, points_for
+from .numbers import whole_number
 from .options import PRESETS, Deal, Finish, Options, Settlement
 from .settlement import Report, check_reports, round_to_five
 from .tiles import DOUBLE_SIX, TOTAL_PIPS, Tile
@@ -55,4 +56,5 @@ __all__ = [
     "points_for",
     "round_to_five",
     "to_dict",
+    "whole_number",
 ]

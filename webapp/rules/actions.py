@@ -19,6 +19,7 @@ from typing import Any, TypeAlias
 
 from .errors import IllegalAction, ImpossibleReport
 from .layout import Arm
+from .numbers import whole_number
 from .settlement import Report
 from .tiles import Tile
 
@@ -147,7 +148,7 @@ def from_dict(data: Mapping[str, Any]) -> Action:
             )
         reports: dict[int, Report | int | list[Tile]] = {}
         for key, value in remaining.items():
-            position = _seat(int(key) if isinstance(key, str) and key.isdigit() else key)
+            position = _seat(_key_number(key) if isinstance(key, str) else key)
             if position is None:
                 raise ImpossibleReport("report_player", f"{key!r} is not a seat", "R14")
             if isinstance(value, list):
@@ -163,12 +164,19 @@ def from_dict(data: Mapping[str, Any]) -> Action:
     )
 
 
+def _key_number(key: str) -> int | str:
+    """A JSON object's key as the seat number it names, else as written (to be refused)."""
+    number = whole_number(key, 2)
+    return key if number is None else number
+
+
 def _seat(value: object) -> int | None:
     if value is None:
         return None
     if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < 4:
         return value
-    raise IllegalAction("bad_seat", f"{value!r} is not a seat at this table")
+    shown = repr(value) if len(repr(value)) <= 24 else repr(value)[:20] + "…"
+    raise IllegalAction("bad_seat", f"{shown} is not a seat at this table")
 
 
 def _with_seat(found: dict[str, Any], seat: int | None) -> dict[str, Any]:

@@ -18,6 +18,7 @@ from dataclasses import dataclass, replace
 from typing import Final
 
 from .errors import BadOptions
+from .numbers import whole_number
 from .tiles import DOUBLE_SIX
 
 MAX_NAME_LENGTH: Final = 30
@@ -159,8 +160,8 @@ def _check_name(name: object) -> str:
 
 def _with_option(options: Options, name: str, value: object) -> Options:
     if name == "target":
-        if isinstance(value, str) and value.strip().isdigit():
-            value = int(value)
+        if isinstance(value, str):
+            value = whole_number(value, 5)
         if not isinstance(value, int) or isinstance(value, bool) or not 5 <= value <= 10000:
             raise BadOptions("target", "the target is a number of points from 5 to 10000", "R15")
         return replace(options, target=value)
