@@ -37,6 +37,7 @@ from .rules import (
     Status,
     Tile,
     Undo,
+    whole_number,
 )
 from .store import Snapshot, StaleRevision
 
@@ -270,10 +271,10 @@ def _chosen_play() -> Play | None:
 
 @bp.post("/g/<game_id>/draw")
 def draw(game_id: str) -> ResponseReturnValue:
-    count = request.form.get("count", "1").strip()
+    count = whole_number(request.form.get("count", "1"), 2)
     action: Action | RuleError = (
-        Draw(int(count))
-        if count.isdigit() and int(count) > 0
+        Draw(count)
+        if count
         else IllegalAction("bad_draw", "draw a whole number of tiles, 1 or more", "R6")
     )
     return _act(game_id, action)
@@ -292,7 +293,7 @@ def undo(game_id: str) -> ResponseReturnValue:
 @bp.post("/g/<game_id>/start")
 def start(game_id: str) -> ResponseReturnValue:
     leader = request.form.get("leader", "").strip()
-    return _act(game_id, StartHand(int(leader) if leader.isdigit() else None))
+    return _act(game_id, StartHand(whole_number(leader, 2)))
 
 
 @bp.post("/g/<game_id>/settle")
@@ -401,8 +402,8 @@ def _reports(state: GameState, entered: dict[int, dict[str, Any]]) -> dict[int, 
     for seat, values in entered.items():
         if values["tiles"]:
             reports[seat] = [Tile.parse(text) for text in values["tiles"]]
-        elif values["pips"].isdigit():
-            reports[seat] = int(values["pips"])
+        elif (pips := whole_number(values["pips"], 4)) is not None:
+            reports[seat] = pips
         elif values["pips"]:
             raise ImpossibleReport(
                 "report_pips", f"{state.name(seat)}'s pips must be a whole number, 0 or more", "R14"

@@ -96,9 +96,9 @@ def new_id() -> str:
 class Store:
     """Games and their logs in any SQLAlchemy database.
 
-    A play is one short transaction: the game row (locked), the new event, the game's new
-    revision. Those statements, and the reads of every screen, go straight to the driver
-    (:mod:`webapp.sqlpath`); the rest is SQLAlchemy Core.
+    A play is one short transaction: the new event and the game's new revision, conditional
+    on the revision the rules were asked at. Those statements, and the reads of every screen,
+    go straight to the driver (:mod:`webapp.sqlpath`); the rest is SQLAlchemy Core.
     """
 
     def __init__(self, reader: Engine, writer: Engine | None = None) -> None:
@@ -179,7 +179,7 @@ class Store:
             state, _ = state.apply(action)
         now = utcnow()
         game_id, view_id, seq = new_id(), new_id(), len(actions)
-        with self._writer.begin() as conn:
+        with self._write.turn(), self._writer.begin() as conn:
             conn.execute(
                 insert(GAMES).values(
                     id=game_id,
@@ -219,15 +219,20 @@ class Store:
         Raises :class:`GameNotFound`, :class:`StaleRevision` (nothing applied) or the rules'
         :class:`~webapp.rules.RuleError` (nothing applied).
         """
+        # The rules are asked outside the write transaction, against the game as read at
+        # ``seq``; the write then only appends event ``seq + 1`` and moves the game on from
+        # ``seq``, which fails (and writes nothing) if anything else moved it first. So writers
+        # hold the database for two statements, not for a read, a replay and the rules.
+        with self._read.cursor() as cursor:
+            game = self._row(cursor, game_id)
+            if seq is None or seq != game.seq:
+                raise StaleRevision(self._snapshot(cursor, game), seq)
+            _, state = self._state(cursor, game)
+        action = state.resolve(action)
+        new_state, outcome = state.apply(action)
+        now = utcnow()
         try:
             with self._write.cursor(write=True) as cursor:
-                game = self._row(cursor, game_id, lock=True)
-                if seq is None or seq != game.seq:
-                    raise StaleRevision(self._snapshot(cursor, game), seq)
-                _, state = self._state(cursor, game)
-                action = state.resolve(action)
-                new_state, outcome = state.apply(action)
-                now = utcnow()
                 if not cursor.append(game_id, seq + 1, to_dict(action), now):
                     raise _Moved
         except (_Moved, self._write.integrity_error):
@@ -242,7 +247,7 @@ class Store:
     def set_learning(self, game_id: str, on: bool) -> Snapshot:
         """Turn the game's learning mode on or off: a setting of the screen, not an action,
         so it is kept in the stored options under ``"learning"`` and leaves the log alone."""
-        with self._writer.begin() as conn:
+        with self._write.turn(), self._writer.begin() as conn:
             game = self._game(conn, game_id, lock=True)
             options = {**game.options, "learning": bool(on)}
             conn.execute(update(GAMES).where(GAMES.c.id == game_id).values(options=options))
@@ -262,9 +267,9 @@ class Store:
         return cast(Row[Any], game)
 
     @staticmethod
-    def _row(cursor: Cursor, key: str, by_view: bool = False, lock: bool = False) -> GameRow:
-        """The game row by its id (or view id), locked for a write where the database can."""
-        game = cursor.game(key, by_view, lock) if _is_id(key) else None
+    def _row(cursor: Cursor, key: str, by_view: bool = False) -> GameRow:
+        """The game row by its id (or view id)."""
+        game = cursor.game(key, by_view) if _is_id(key) else None
         if game is None:
             raise GameNotFound(key)
         return game

@@ -11,7 +11,7 @@ from flask.testing import FlaskClient
 from tests.conftest import CSRF_TOKEN
 from webapp.rules import Status
 
-from .conftest import Table, text
+from .conftest import HX, Table, text
 
 # --- home, rules, new game ------------------------------------------------------------------------
 
@@ -247,6 +247,29 @@ def test_drawing_more_than_the_boneyard_is_refused(playing: Table) -> None:
     assert "the boneyard has only 7 tiles".casefold() in text(page).casefold()
 
 
+@pytest.mark.parametrize(
+    "count", ["¹", "٣", "1" * 5000, "-1", "0"], ids=["superscript", "arabic", "huge", "-1", "0"]
+)
+def test_a_draw_count_that_is_no_plain_number_is_refused(playing: Table, count: str) -> None:
+    """Digits that str.isdigit accepts but int refuses (or reads oddly) are refused, not a 500."""
+    playing.play("6-6")
+    before = playing.seq
+    page = playing.draw(count)
+    assert page.status_code == 422
+    assert "Draw a whole number of tiles, 1 or more" in text(page)
+    assert playing.seq == before
+
+
+@pytest.mark.parametrize("leader", ["²", "1" * 5000, "12"], ids=["superscript", "huge", "12"])
+def test_a_leader_that_is_no_seat_is_refused(table: Table, leader: str) -> None:
+    table.create("Ana", "Ben", "Cy")
+    page = table.start(leader=leader)
+    assert page.status_code in (200, 303, 422)
+    if leader == "12":
+        assert page.status_code == 422
+    assert table.state.hand is None or table.state.hand.number == 1
+
+
 # --- stale submissions, undo ---------------------------------------------------------------------
 
 
@@ -335,6 +358,15 @@ def test_an_impossible_report_is_refused_with_the_reason(hand_over: Table) -> No
     assert "Ben holds 1 tile, not 2" in text(page)
     page = hand_over.settle(tiles_1="6-6")
     assert "6-6 was already played" in text(page)
+    assert hand_over.state.status is Status.HAND_OVER
+
+
+@pytest.mark.parametrize("pips", ["²", "-4", "4.5", "9" * 5000], ids=["²", "-4", "4.5", "huge"])
+def test_pips_that_are_no_plain_number_are_refused(hand_over: Table, pips: str) -> None:
+    page = hand_over.settle(pips_1=pips)
+    assert page.status_code == 422
+    if len(pips) < 5:  # a long entry is cut to 4 digits: 9999 pips, refused by R14
+        assert "Ben's pips must be a whole number, 0 or more" in text(page)
     assert hand_over.state.status is Status.HAND_OVER
 
 
@@ -431,6 +463,14 @@ def test_forms_work_without_javascript(playing: Table) -> None:
     for form in re.findall(r"<form[^>]*>", page):
         assert 'method="post"' in form and 'action="/g/' in form
     assert page.count('name="seq"') >= 2
+
+
+def test_plays_and_polls_do_not_resend_the_session_cookie(playing: Table) -> None:
+    """Each response to a tap stays small; opening a game still renews the device's list."""
+    assert "Set-Cookie" not in playing.play("5-5", htmx=True).headers
+    poll = playing.client.get(f"{playing.url}/poll?seq={playing.seq}", headers=HX)
+    assert poll.status_code == 204 and "Set-Cookie" not in poll.headers
+    assert "Set-Cookie" in playing.page().headers
 
 
 def test_every_form_of_the_game_screen_posts_to_its_action(app: Flask, table: Table) -> None:
