@@ -17,6 +17,7 @@ from typing import Any, TypeVar
 
 from flask import Blueprint, abort, current_app, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
+from markupsafe import Markup
 
 from . import present
 from .drawing import draw_layout
@@ -35,14 +36,21 @@ from .rules import (
     from_dict,
 )
 from .rules.audit import Audit, audit
-from .rules.history import History, PlayedHand, replay, settled_prefix
+from .rules.history import (
+    History,
+    PlayedHand,
+    prefix_of,
+    replay,
+    settled_prefix,
+    standing_after,
+)
 from .rules.rescore import Rescore, changed
 from .store import Snapshot
 
 bp = Blueprint("disputes", __name__)
 View = TypeVar("View", bound=Callable[..., ResponseReturnValue])
 
-HISTORIES = 128  # games whose replayed history is kept, per app
+HISTORIES = 512  # replayed histories, logs, audits and drawn log sections kept, per app
 _lock = threading.Lock()
 
 
@@ -114,8 +122,25 @@ def _logged(snapshot: Snapshot) -> tuple[tuple[Action, ...], History]:
 
 
 def _actions(snapshot: Snapshot) -> tuple[Action, ...]:
-    rows = store().log(snapshot.id)
-    return tuple(from_dict(stored) for seq, stored, _ in rows if seq <= snapshot.seq)
+    """The game's actions up to ``snapshot``."""
+    return _log_of(snapshot)[0][: snapshot.seq]
+
+
+def _log_of(snapshot: Snapshot) -> tuple[tuple[Action, ...], int]:
+    """The game's whole log as read so far, and its settled prefix (see ``settled_prefix``).
+
+    Kept per game and extended by what is new, so that a game's fortieth hand does not read
+    and parse the thirty-nine before it on every play."""
+    key = ("actions", snapshot.id, 0)
+    known = _cached(key)
+    actions, standing = known if isinstance(known, tuple) else ((), ())
+    if len(actions) < snapshot.seq:
+        start = len(actions)
+        added = store().log_since(snapshot.id, start)
+        actions += tuple(from_dict(stored) for _, stored in added)
+        standing = tuple(standing_after(standing, actions, start))
+        _keep(key, (actions, standing))
+    return actions, prefix_of(actions, standing)
 
 
 def _folded(snapshot: Snapshot, seq: int, actions: tuple[Action, ...]) -> History:
@@ -127,8 +152,8 @@ def _folded(snapshot: Snapshot, seq: int, actions: tuple[Action, ...]) -> Histor
     return found
 
 
-def _cached(key: tuple[str, str, int]) -> object:
-    cache: OrderedDict[tuple[str, str, int], object]
+def _cached(key: tuple[Any, ...]) -> object:
+    cache: OrderedDict[tuple[Any, ...], object]
     cache = current_app.extensions.setdefault("allfives_histories", OrderedDict())
     with _lock:
         found = cache.get(key)
@@ -137,8 +162,8 @@ def _cached(key: tuple[str, str, int]) -> object:
         return found
 
 
-def _keep(key: tuple[str, str, int], value: Any) -> None:
-    cache: OrderedDict[tuple[str, str, int], object] = current_app.extensions["allfives_histories"]
+def _keep(key: tuple[Any, ...], value: Any) -> None:
+    cache: OrderedDict[tuple[Any, ...], object] = current_app.extensions["allfives_histories"]
     with _lock:
         cache[key] = value
         while len(cache) > HISTORIES:
@@ -161,20 +186,39 @@ def disputes_of(snap: Snapshot) -> dict[str, Any]:
     state = snap.state
     if not state.results:
         return {"audits": {}, "last": None}
-    found = _cached(("notes", snap.id, snap.seq))
-    if isinstance(found, dict):
-        return found
     real = store().get_by_view(snap.view_id) if snap.id == snap.view_id else snap
-    actions = _actions(real)
-    history = _folded(real, settled_prefix(actions), actions)
-    audits = {}
-    for played in history.hands:
-        checked = hand_audit(played, state.options)
-        if checked is not None:
-            audits[played.number] = _audit_view(checked, state.options)
-    notes = {"audits": audits, "last": state.results[-1].number}
-    _keep(("notes", snap.id, snap.seq), notes)
+    actions, prefix = _log_of(real)
+    if len(actions) > snap.seq:  # a page of an earlier revision
+        actions = actions[: snap.seq]
+        prefix = settled_prefix(actions)
+    # The audits change only with the settlements in effect: worked out once per settlement.
+    notes = _cached(("settled", real.id, prefix))
+    if not isinstance(notes, dict):
+        history = _folded(real, prefix, actions)
+        audits = {}
+        for played in history.hands:
+            checked = hand_audit(played, state.options)
+            if checked is not None:
+                audits[played.number] = _audit_view(checked, state.options)
+        notes = {"audits": audits, "last": state.results[-1].number, "prefix": prefix}
+        _keep(("settled", real.id, prefix), notes)
     return notes
+
+
+def older_hands(snap: Snapshot, log: list[dict[str, Any]]) -> Markup:
+    """The game log's settled hands before the last two: their headings, results and audits,
+    which change only with the settlements in effect, so drawn once per settlement."""
+    older = [hand for hand in log if not hand["entries"] and hand["number"]]
+    if not older:
+        return Markup("")
+    notes = disputes_of(snap)
+    numbers = tuple(hand["number"] for hand in older)
+    key = ("older", snap.id, notes["prefix"], numbers)
+    found = _cached(key)
+    if not isinstance(found, Markup):
+        found = Markup(render_template("_log_older.html", hands=older, notes=notes, snap=snap))
+        _keep(key, found)
+    return found
 
 
 def _audit_view(found: Audit, options: Options) -> dict[str, Any]:
@@ -196,7 +240,7 @@ def _audit_view(found: Audit, options: Options) -> dict[str, Any]:
 
 bp.record_once(
     lambda setup: setup.app.jinja_env.globals.update(
-        dispute_url=dispute_url, disputes_of=disputes_of
+        dispute_url=dispute_url, disputes_of=disputes_of, older_hands=older_hands
     )
 )
 

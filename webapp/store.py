@@ -156,6 +156,13 @@ class Store:
             )
             return [(seq, action, when) for seq, action, when in rows]
 
+    def log_since(self, game_id: str, after: int) -> list[tuple[int, dict[str, Any]]]:
+        """The stored actions after revision ``after``, in order: ``(seq, action)``; the log
+        is append-only, so what was read before need not be read again."""
+        with self._read.cursor() as cursor:
+            self._row(cursor, game_id)
+            return cursor.tail(game_id, after)
+
     def export(self, game_id: str) -> dict[str, Any]:
         """The game as portable data: its options and its whole action log."""
         with self.engine.connect() as conn:
@@ -232,9 +239,8 @@ class Store:
         new_state, outcome = state.apply(action)
         now = utcnow()
         try:
-            with self._write.cursor(write=True) as cursor:
-                if not cursor.append(game_id, seq + 1, to_dict(action), now):
-                    raise _Moved
+            if not self._write.append(game_id, seq + 1, to_dict(action), now):
+                raise _Moved
         except (_Moved, self._write.integrity_error):
             raise StaleRevision(self.get(game_id), seq) from None
         self._remember(game_id, seq + 1, new_state)

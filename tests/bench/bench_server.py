@@ -15,6 +15,7 @@ Run it with ``python3 tests/bench/bench_server.py``. It is not a test: pytest on
 from __future__ import annotations
 
 import argparse
+import random
 import re
 import statistics
 import tempfile
@@ -23,9 +24,10 @@ from collections.abc import Callable
 from pathlib import Path
 
 from flask import Flask
+from load import scripted_actions
 
 from webapp import create_app
-from webapp.rules import DOUBLE_SIX, GameState, Play, StartHand, Undo
+from webapp.rules import StartHand, Undo
 from webapp.store import Store
 
 HX = {"HX-Request": "true"}
@@ -54,10 +56,11 @@ class Bench:
             session["csrf_token"] = "bench"
         self.store: Store = app.extensions["allfives_store"]
 
-    def new_game(self) -> str:
+    def new_game(self, start: bool = True) -> str:
         body = {"players": ["Ana", "Ben", "Cy"], "rules": {"target": 10_000}}
         game_id = self.client.post("/api/games", json=body).json["id"]
-        self.store.apply(game_id, 0, StartHand(0))
+        if start:
+            self.store.apply(game_id, 0, StartHand(0))
         return game_id
 
     def lead_and_undo(self, game_id: str, path: str) -> float:
@@ -77,19 +80,13 @@ class Bench:
         return elapsed
 
     def long_game(self, actions: int) -> str:
-        """A game whose log holds ``actions`` actions: plays and undos, as a long evening has."""
-        game_id = self.new_game()
-        state: GameState = self.store.get(game_id).state
-        seq = 1
-        tiles = iter(DOUBLE_SIX * 1000)
-        while seq < actions:
-            tile = next(tiles)
-            if not state.placements(tile):
-                continue
-            arm = state.placements(tile)[0].arm
-            snapshot, _ = self.store.apply(game_id, seq, Play(tile, arm))
-            snapshot, _ = self.store.apply(game_id, seq + 1, Undo())
-            state, seq = snapshot.state, seq + 2
+        """A game of real hands whose log holds about ``actions`` actions, stopped as its next
+        hand starts, so that its next play is a lead, as in a new game."""
+        game_id = self.new_game(start=False)
+        for seq, action in enumerate(scripted_actions(random.Random(7), 3, actions + 200)):
+            self.store.apply(game_id, seq, action)
+            if seq + 1 >= actions and isinstance(action, StartHand):
+                break
         return game_id
 
 
@@ -116,7 +113,8 @@ def _none(_result: object) -> None:
 def measure_long_game(bench: Bench, rounds: int) -> None:
     fresh = bench.new_game()
     long = bench.long_game(1000)
-    print(f"a game with {bench.store.revision(long)} actions in its log:")
+    hand = bench.store.get(long).state.hand_number
+    print(f"a game with {bench.store.revision(long)} actions in its log, in hand {hand}:")
     for cold in (False, True):
 
         def play(game_id: str, cold: bool = cold) -> float:

@@ -26,53 +26,83 @@ import urllib.parse
 import urllib.request
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
-from webapp.rules import DOUBLE_SIX, Draw, EndHand, GameState, Options, Pass, Play, StartHand, Tile
+from webapp.rules import (
+    DOUBLE_SIX,
+    Action,
+    Draw,
+    EndHand,
+    GameState,
+    Options,
+    Pass,
+    Play,
+    StartHand,
+    Tile,
+)
 
 PERIOD = 2.0
 
 
-def scripted_game(rng: random.Random, players: int, length: int) -> list[dict[str, str]]:
-    """Form fields for ``length`` legal actions of a real game, in order."""
+def scripted_actions(rng: random.Random, players: int, length: int) -> list[Action]:
+    """``length`` legal actions of a real game, in order: tiles dealt at random, each player
+    plays the first tile that fits, draws or passes otherwise, hands settled with the tiles
+    really left, hand after hand."""
     state = GameState.new(Options.make(["Ana", "Ben", "Cy", "Di"][:players], target=10_000))
-    forms: list[dict[str, str]] = []
+    actions: list[Action] = []
     hands: list[list[Tile]] = []
     boneyard: list[Tile] = []
-    while len(forms) < length:
+    while len(actions) < length:
+        action: Action
         if state.hand is None or state.status.value == "awaiting_start":
             leader = state.next_leader if state.next_leader is not None else 0
-            action, form = StartHand(leader), {"path": "start", "leader": str(leader)}
+            action = StartHand(leader)
             tiles = list(DOUBLE_SIX)
             rng.shuffle(tiles)
             size = state.options.hand_size
             hands = [tiles[i * size : (i + 1) * size] for i in range(players)]
             boneyard = tiles[players * size :]
         elif state.status.value == "hand_over":
-            reports = {seat: hand for seat, hand in enumerate(hands) if hand}
-            action = EndHand.of(reports)
-            form = {"path": "settle", "step": "confirm"}
-            for seat, hand in reports.items():
-                form[f"tiles_{seat}"] = [str(tile) for tile in hand]  # type: ignore[assignment]
+            action = EndHand.of({seat: list(hand) for seat, hand in enumerate(hands) if hand})
         else:
             seat = state.turn
             assert seat is not None
             hand = hands[seat]
-            fits = [(tile, state.placements(tile)) for tile in hand]
-            playable = [(tile, places) for tile, places in fits if places]
+            playable = [(tile, state.placements(tile)) for tile in hand if state.placements(tile)]
             if playable:
                 tile, places = playable[0]
                 hand.remove(tile)
-                arm = places[0].arm
-                action = Play(tile, arm)
-                form = {"path": "play", "tile": str(tile), "end": arm.value if arm else ""}
+                action = Play(tile, places[0].arm)
             elif boneyard:
                 hand.append(boneyard.pop())
-                action, form = Draw(1), {"path": "draw", "count": "1"}
+                action = Draw(1)
             else:
-                action, form = Pass(), {"path": "pass"}
+                action = Pass()
         state, _ = state.apply(action)
-        forms.append(form)
-    return forms
+        actions.append(action)
+    return actions
+
+
+def form_of(action: Action) -> dict[str, Any]:
+    """The form a phone posts for ``action``, with the path it posts to."""
+    if isinstance(action, StartHand):
+        return {"path": "start", "leader": str(action.leader)}
+    if isinstance(action, EndHand):
+        form: dict[str, Any] = {"path": "settle", "step": "confirm"}
+        for seat, report in action.reports:
+            form[f"tiles_{seat}"] = [str(tile) for tile in report.tiles or ()]
+        return form
+    if isinstance(action, Play):
+        end = action.arm.value if action.arm else ""
+        return {"path": "play", "tile": str(action.tile), "end": end}
+    if isinstance(action, Draw):
+        return {"path": "draw", "count": str(action.count)}
+    return {"path": "pass"}
+
+
+def scripted_game(rng: random.Random, players: int, length: int) -> list[dict[str, Any]]:
+    """Form fields for ``length`` legal actions of a real game, in order."""
+    return [form_of(action) for action in scripted_actions(rng, players, length)]
 
 
 @dataclass

@@ -97,15 +97,35 @@ def settled_prefix(actions: Sequence[Action]) -> int:
     >>> settled_prefix([EndHand(), Undo(), Pass()])
     0
     """
-    standing: list[int] = []
-    for index, action in enumerate(actions):
-        if isinstance(action, Undo):
-            if standing:
-                standing.pop()
+    return prefix_of(actions, standing_after((), actions, 0))
+
+
+def standing_after(standing: Sequence[int], actions: Sequence[Action], start: int) -> list[int]:
+    """The indexes of the actions still in effect once ``actions[start:]`` are folded in on
+    top of ``standing`` (those in effect among the first ``start``): a log read so far need
+    not be walked again when it grows.
+
+    >>> from .actions import Draw, Pass
+    >>> log = [Draw(), EndHand(), Pass()]
+    >>> standing_after(standing_after([], log, 0), log + [Undo(), Draw()], 3)
+    [0, 1, 4]
+    """
+    found = list(standing)
+    for index in range(start, len(actions)):
+        if isinstance(actions[index], Undo):
+            if found:
+                found.pop()
         else:
-            standing.append(index)
-    settled = [index for index in standing if isinstance(actions[index], EndHand)]
-    return settled[-1] + 1 if settled else 0
+            found.append(index)
+    return found
+
+
+def prefix_of(actions: Sequence[Action], standing: Sequence[int]) -> int:
+    """``settled_prefix`` from the actions in effect: just past the last settlement among them."""
+    for index in reversed(standing):
+        if isinstance(actions[index], EndHand):
+            return index + 1
+    return 0
 
 
 def replay(options: Options, actions: Sequence[Action]) -> History:
