@@ -1,4 +1,5 @@
-"""Writers to one SQLite file take turns through ``WriterQueue``, across threads and processes.
+"""Writers to one SQLite file take turns through ``WriterQueue``, across threads and processes,
+and the plays of one process's threads are committed in groups.
 
 SQLite would also keep them apart, but its busy handler sleeps between tries; the queue wakes
 the next writer as soon as the lock is free. What matters to a table: one writer at a time,
@@ -14,7 +15,10 @@ from pathlib import Path
 
 import pytest
 
+from webapp.db import open_store
+from webapp.rules import Draw, Options, Play, StartHand, Tile, Undo
 from webapp.sqlpath import WriterQueue, fcntl
+from webapp.store import StaleRevision
 
 FORK = multiprocessing.get_context("fork") if fcntl is not None else None
 
@@ -67,3 +71,54 @@ def test_an_in_memory_database_queues_threads_without_a_file(tmp_path: Path) -> 
     with queue.turn():
         assert not queue._thread.acquire(blocking=False)
     assert queue._thread.acquire(blocking=False)
+
+
+def test_plays_from_many_threads_are_each_written_once_or_refused(database_url: str) -> None:
+    """Threads write at once (on SQLite, in shared transactions): each play on its own game
+    lands at its revision; of the plays racing for one revision, exactly one lands."""
+    store = open_store(database_url)
+    options = Options.make(["Ana", "Ben"], target=10_000)
+    own = [store.create(options).id for _ in range(6)]
+    shared = store.create(options).id
+    for game_id in [*own, shared]:
+        store.apply(game_id, 0, StartHand(0))
+    store.apply(shared, 1, Play(Tile(5, 5), None))
+    accepted: list[int] = []
+    refused: list[int] = []
+    start = threading.Barrier(len(own) + 4)
+
+    def lead_and_undo(game_id: str) -> None:
+        start.wait()
+        for seq in range(1, 41, 2):
+            store.apply(game_id, seq, Play(Tile(5, 5), None))
+            store.apply(game_id, seq + 1, Undo())
+
+    def race(_: int) -> None:
+        start.wait()
+        for _ in range(30):  # each reads the revision, then draws or undoes the draw at it
+            seq = store.revision(shared)
+            try:
+                store.apply(shared, seq, Draw(1) if seq % 2 == 0 else Undo())
+                accepted.append(seq)
+            except StaleRevision as stale:
+                refused.append(seq)
+                assert stale.current.seq > seq
+
+    threads = [threading.Thread(target=lead_and_undo, args=(g,)) for g in own]
+    threads += [threading.Thread(target=race, args=(n,)) for n in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(60)
+    try:
+        for game_id in own:
+            assert store.revision(game_id) == 41
+            assert [seq for seq, _, _ in store.log(game_id)] == list(range(1, 42))
+        assert sorted(set(accepted)) == sorted(accepted), "a revision was taken twice"
+        assert store.revision(shared) == 2 + len(accepted)
+        assert len(accepted) + len(refused) == 4 * 30
+        replayed = store.get(shared).state
+        store._cache.clear()
+        assert store.get(shared).state.hand == replayed.hand
+    finally:
+        store.close()
