@@ -30,9 +30,11 @@ _NOTATION = re.compile(r"^\s*(\d)\s*[-|:/ ]?\s*(\d)\s*$")
 class Tile:
     """One domino, oriented as entered: ``a`` is its first half, ``b`` its second."""
 
-    __slots__ = ("a", "b")
+    __slots__ = ("_hash", "a", "b", "key")
     a: int
     b: int
+    key: tuple[int, int]  # the tile's identity whatever its orientation: (high, low)
+    _hash: int
 
     def __init__(self, a: int, b: int) -> None:
         for half in (a, b):
@@ -43,6 +45,10 @@ class Tile:
                 )
         object.__setattr__(self, "a", a)
         object.__setattr__(self, "b", b)
+        # Tiles are compared and hashed on every rule check: their identity is worked out once.
+        key = (a, b) if a >= b else (b, a)
+        object.__setattr__(self, "key", key)
+        object.__setattr__(self, "_hash", hash(key))
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("tiles are immutable")
@@ -61,11 +67,6 @@ class Tile:
             shown = text if len(text) <= 20 else text[:20] + "…"
             raise NotationError("bad_tile", f"{shown!r} is not a tile: write it like 6-4")
         return cls(int(match.group(1)), int(match.group(2)))
-
-    @property
-    def key(self) -> tuple[int, int]:
-        """The tile's identity whatever its orientation: (high, low)."""
-        return (self.a, self.b) if self.a >= self.b else (self.b, self.a)
 
     @property
     def pips(self) -> int:
@@ -90,10 +91,10 @@ class Tile:
         return Tile(self.b, self.a)
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, Tile) and self.key == other.key
+        return self is other or (isinstance(other, Tile) and self.key == other.key)
 
     def __hash__(self) -> int:
-        return hash(self.key)
+        return self._hash
 
     def __lt__(self, other: Tile) -> bool:
         return self.key < other.key
