@@ -9,6 +9,10 @@ import os
 import signal
 import socket
 import sys
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from flask import Flask
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -47,7 +51,7 @@ def _serve(host: str, port: int, db: str | None, threads: int, workers: int) -> 
     print(_qr(url))
     sys.stdout.flush()
     if workers == 1:
-        serve(app, host=host, port=port, threads=threads, **WAITRESS)
+        serve(_warm(app), host=host, port=port, threads=threads, **WAITRESS)
         return 0
     # Python runs one thread at a time per process: one process per core uses them all.
     # The processes share one listening socket; the database keeps them consistent.
@@ -57,7 +61,7 @@ def _serve(host: str, port: int, db: str | None, threads: int, workers: int) -> 
     for _ in range(workers):
         pid = os.fork()
         if pid == 0:
-            serve(create_app(config), sockets=[listener], threads=threads, **WAITRESS)
+            serve(_warm(create_app(config)), sockets=[listener], threads=threads, **WAITRESS)
             os._exit(0)
         children.append(pid)
 
@@ -72,6 +76,14 @@ def _serve(host: str, port: int, db: str | None, threads: int, workers: int) -> 
         with contextlib.suppress(ChildProcessError):
             os.waitpid(child, 0)
     return 0
+
+
+def _warm(app: Flask) -> Flask:
+    """Compile every template before the first request: compiled on demand, they made each
+    new process's first plays wait 0.2 to 0.6 s."""
+    for name in app.jinja_env.list_templates(extensions=["html"]):
+        app.jinja_env.get_template(name)
+    return app
 
 
 def _backup(db: str | None, destination: str) -> int:
