@@ -13,6 +13,7 @@ import threading
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, replace
+from functools import lru_cache
 from typing import Any, TypeVar
 
 from flask import Blueprint, abort, current_app, redirect, render_template, request, url_for
@@ -95,7 +96,16 @@ def dispute_url(name: str, snap: Snapshot, _external: bool = False, **args: Any)
     """The URL of a disputes page for the game screen's ``snap`` (edit or watch link)."""
     viewer = snap.id == snap.view_id
     endpoint = f"disputes.{name}_view" if viewer else f"disputes.{name}"
-    return url_for(endpoint, key=snap.id, _external=_external, **args)
+    if _external:
+        return url_for(endpoint, key=snap.id, _external=True, **args)
+    return _path(request.script_root, endpoint, snap.id, tuple(args.items()))
+
+
+@lru_cache(maxsize=4096)
+def _path(_root: str, endpoint: str, key: str, args: tuple[tuple[str, Any], ...]) -> str:
+    """A page's path, built once: the game screen links each hand's replay on every render.
+    (Keyed by the app's mount point, the only part of the request a path depends on.)"""
+    return url_for(endpoint, key=key, **dict(args))
 
 
 def _url(name: str, table: Table, _external: bool = False, **args: Any) -> str:

@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import random
 import re
 import statistics
@@ -185,6 +186,19 @@ def call(base: str, method: str, path: str, body: object = None, headers: dict |
         return response.read(), response.headers
 
 
+def server_cpu(pid: int) -> float:
+    """CPU seconds used so far by the server process and its worker processes (Linux; else 0)."""
+    total = 0.0
+    try:
+        children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+        for each in [str(pid), *children]:
+            fields = Path(f"/proc/{each}/stat").read_text().rsplit(")", 1)[1].split()
+            total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, ValueError, IndexError):
+        return 0.0
+    return total
+
+
 def start_server(db: Path, port: int, threads: int, workers: int) -> subprocess.Popen[bytes]:
     server = subprocess.Popen(
         [
@@ -245,7 +259,9 @@ def run(count: int, seconds: float, port: int, threads: int, workers: int) -> No
                     )
                 )
 
+            cpu_before = server_cpu(server.pid)
             asyncio.run(everyone())
+            cpu = server_cpu(server.pid) - cpu_before
             lost = 0
             for table in tables:
                 body, _ = call(base, "GET", f"/api/games/{table.game_id}")
@@ -264,6 +280,8 @@ def run(count: int, seconds: float, port: int, threads: int, workers: int) -> No
         f"p50 {p50:6.1f} ms, p99 {p99:7.1f} ms, errors {len(errors)}, "
         f"tables whose stored log differs from what was acknowledged: {lost}"
     )
+    if cpu > 0:
+        print(f"   server CPU: {cpu:.1f} s, {cpu / max(done, 1) * 1e3:.1f} ms per action")
     if errors:
         print("   first errors:", errors[:3])
 
