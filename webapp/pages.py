@@ -293,7 +293,11 @@ def undo(game_id: str) -> ResponseReturnValue:
 @bp.post("/g/<game_id>/start")
 def start(game_id: str) -> ResponseReturnValue:
     leader = request.form.get("leader", "").strip()
-    return _act(game_id, StartHand(whole_number(leader, 2)))
+    seat = whole_number(leader, 4)
+    if leader not in ("", "random") and seat is None:
+        refusal = IllegalAction("bad_seat", f"{leader[:20]!r} is not a seat at this table")
+        return _act(game_id, refusal)
+    return _act(game_id, StartHand(seat))
 
 
 @bp.post("/g/<game_id>/settle")

@@ -93,6 +93,12 @@ class WriterQueue:
         self._thread = threading.Lock()
         self._fd = None
 
+    def close(self) -> None:
+        with self._thread:
+            if self._fd is not None:
+                os.close(self._fd)
+                self._fd = None
+
     @contextmanager
     def turn(self) -> Iterator[None]:
         with self._thread:
@@ -139,6 +145,10 @@ class _Append:
     finished: bool = False
     moved: bool = False
     error: BaseException | None = None
+
+
+class BatchFailed(Exception):
+    """The shared transaction that would have written this play failed: nothing was written."""
 
 
 class GroupCommit:
@@ -193,8 +203,9 @@ class GroupCommit:
                 for each in batch:
                     if each is not mine:
                         each.wake.set()
-        if mine.error is not None:
-            raise mine.error
+        if mine.error is not None:  # (the leader has raised it already)
+            # Each thread raises its own error, so tracebacks are not tangled between them.
+            raise BatchFailed("the transaction holding this play failed") from mine.error
         return mine.moved
 
     def _write(self, batch: list[_Append]) -> None:
@@ -225,7 +236,10 @@ class Driver:
     """The hot statements of :class:`~webapp.store.Store` for one engine."""
 
     GAME = "SELECT id, view_id, options, seq, created_at, updated_at FROM games WHERE {} = :key"
-    TAIL = "SELECT seq, action FROM events WHERE game_id = :game_id AND seq > :after ORDER BY seq"
+    TAIL = (
+        "SELECT seq, action FROM events "
+        "WHERE game_id = :game_id AND seq > :after AND seq <= :upto ORDER BY seq"
+    )
     INSERT = (
         "INSERT INTO events (game_id, seq, action, created_at) "
         "VALUES (:game_id, :seq, :action, :created_at)"
@@ -258,6 +272,10 @@ class Driver:
             return self.group.append(game_id, seq, json.dumps(action), self.time(now))
         with self.cursor(write=True) as cursor:
             return cursor.append(game_id, seq, action, now)
+
+    def close(self) -> None:
+        if self.queue is not None:
+            self.queue.close()
 
     def turn(self) -> AbstractContextManager[None]:
         """Wait for this writer's turn (SQLite); other databases queue writers on row locks."""
@@ -320,13 +338,20 @@ class Cursor:
         row = self.run(self.driver.seq, key=game_id).fetchone()
         return None if row is None else int(row[0])
 
-    def tail(self, game_id: str, after: int) -> list[tuple[int, dict[str, Any]]]:
-        rows = self.run(self.driver.tail, game_id=game_id, after=after).fetchall()
+    def tail(self, game_id: str, after: int, upto: int) -> list[tuple[int, dict[str, Any]]]:
+        """Events ``after < seq <= upto``: bounded by the revision of the game row read, since a
+        read has no snapshot of its own and later events may be committed meanwhile."""
+        rows = self.run(self.driver.tail, game_id=game_id, after=after, upto=upto).fetchall()
         return [(int(seq), _json(action)) for seq, action in rows]
 
     def append(self, game_id: str, seq: int, action: dict[str, Any], now: datetime) -> bool:
-        """Add event ``seq`` and move the game to it from ``seq - 1``; False if it had moved."""
+        """Move the game to ``seq`` from ``seq - 1`` and add event ``seq``; False, with nothing
+        written, if it had moved. (The move first: a second writer then waits on the row and
+        finds it moved, rather than on the event's unique key.)"""
         when = self.driver.time(now)
+        moved = self.run(self.driver.move, seq=seq, updated_at=when, game_id=game_id, was=seq - 1)
+        if moved.rowcount != 1:
+            return False
         self.run(
             self.driver.insert,
             game_id=game_id,
@@ -334,8 +359,7 @@ class Cursor:
             action=json.dumps(action),
             created_at=when,
         )
-        moved = self.run(self.driver.move, seq=seq, updated_at=when, game_id=game_id, was=seq - 1)
-        return bool(moved.rowcount == 1)
+        return True
 
 
 def _json(value: Any) -> Any:

@@ -111,9 +111,11 @@ class Store:
         self._lock = threading.Lock()
 
     def close(self) -> None:
-        """Close every pooled connection (the app's end, or a test's)."""
+        """Close every pooled connection and the writers' lock file (the app's end, or a
+        test's)."""
         self.engine.dispose()
         self._writer.dispose()
+        self._write.close()
 
     # --- reading -------------------------------------------------------------------------------
 
@@ -160,8 +162,7 @@ class Store:
         """The stored actions after revision ``after``, in order: ``(seq, action)``; the log
         is append-only, so what was read before need not be read again."""
         with self._read.cursor() as cursor:
-            self._row(cursor, game_id)
-            return cursor.tail(game_id, after)
+            return cursor.tail(game_id, after, self._row(cursor, game_id).seq)
 
     def export(self, game_id: str) -> dict[str, Any]:
         """The game as portable data: its options and its whole action log."""
@@ -234,7 +235,9 @@ class Store:
             game = self._row(cursor, game_id)
             if seq is None or seq != game.seq:
                 raise StaleRevision(self._snapshot(cursor, game), seq)
-            _, state = self._state(cursor, game)
+            at, state = self._state(cursor, game)
+            if at != seq:  # the log does not reach the revision read: treat as moved on
+                raise StaleRevision(self._snapshot(cursor, game), seq)
         action = state.resolve(action)
         new_state, outcome = state.apply(action)
         now = utcnow()
@@ -302,7 +305,7 @@ class Store:
         seq, state = 0, GameState.new(options_from_dict(game.options))
         if cached is not None and cached[0] < game.seq:
             seq, state = cached
-        for number, stored in cursor.tail(game.id, seq):
+        for number, stored in cursor.tail(game.id, seq, game.seq):
             state, _ = state.apply(from_dict(stored))
             seq = number  # the last event folded in is the state's revision
         self._remember(game.id, seq, state)

@@ -12,9 +12,11 @@ import multiprocessing
 import threading
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
+from webapp import sqlpath
 from webapp.db import open_store
 from webapp.rules import Draw, Options, Play, StartHand, Tile, Undo
 from webapp.sqlpath import WriterQueue, fcntl
@@ -122,3 +124,44 @@ def test_plays_from_many_threads_are_each_written_once_or_refused(database_url: 
         assert store.get(shared).state.hand == replayed.hand
     finally:
         store.close()
+
+
+def test_a_play_raced_between_two_reads_is_stale_not_refused(
+    database_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Reads have no snapshot of their own: another worker may commit between reading the game
+    and its log. The play must then be told the game moved on (409), not be judged against
+    the newer game (a 422 refusal such as "the hand has started")."""
+    store, other = open_store(database_url), open_store(database_url)
+    try:
+        game_id = store.create(Options.make(["Ana", "Ben"])).id
+        read_game = sqlpath.Cursor.game
+        raced: list[bool] = []
+
+        def game_then_race(cursor: sqlpath.Cursor, key: str, by_view: bool = False) -> Any:
+            row = read_game(cursor, key, by_view)
+            if not raced:
+                raced.append(True)
+                other.apply(game_id, 0, StartHand(0))  # commits between the two reads
+            return row
+
+        store._cache.clear()  # as in a worker whose cache is behind
+        monkeypatch.setattr(sqlpath.Cursor, "game", game_then_race)
+        with pytest.raises(StaleRevision):
+            store.apply(game_id, 0, StartHand(1))
+        monkeypatch.undo()
+        assert store.revision(game_id) == 1
+        assert [action["type"] for _, action, _ in store.log(game_id)] == ["start_hand"]
+    finally:
+        store.close()
+        other.close()
+
+
+def test_closing_a_store_closes_its_writers_lock_file(tmp_path: Path) -> None:
+    store = open_store(f"sqlite:///{tmp_path / 'games.sqlite3'}")
+    game_id = store.create(Options.make(["Ana", "Ben"])).id
+    store.apply(game_id, 0, StartHand(0))
+    queue = store._write.queue
+    assert queue is not None and queue._fd is not None
+    store.close()
+    assert queue._fd is None

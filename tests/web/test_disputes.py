@@ -75,6 +75,15 @@ def test_check_a_legal_scoring_play_without_entering_it(playing: Table) -> None:
     assert (playing.seq, playing.state) == (seq, state)  # nothing was entered
 
 
+def test_checking_a_lead_keeps_the_halves_as_written(playing: Table) -> None:
+    """A lead's first half is the left end: checking 3-6 after the game screen has asked every
+    tile (each written high half first) must not answer for 6-3."""
+    playing.page()
+    shown = text(playing.client.get(f"{playing.url}/check?tile=3-6"))
+    assert "Count after it: 3 + 6 = 9" in shown
+    assert "6 + 3" not in shown
+
+
 def test_check_a_play_that_scores_nothing_says_why(playing: Table) -> None:
     playing.play("3-2")
     shown = text(playing.client.get(f"{playing.url}/check?tile=2-2"))

@@ -252,13 +252,14 @@ class Layout:
 
     def placements(self, tile: Tile) -> tuple[Placement, ...]:
         """Every place ``tile`` can go now, with the count and points each would give."""
-        known = self._placed.get(tile)
+        key = (tile.a, tile.b)  # as written: a lead keeps the orientation it was entered in
+        known = self._placed.get(key)
         if known is None:
-            known = self._placed[tile] = self._placements(tile)
+            known = self._placed[key] = self._placements(tile)
         return known
 
     @cached_property
-    def _placed(self) -> dict[Tile, tuple[Placement, ...]]:
+    def _placed(self) -> dict[tuple[int, int], tuple[Placement, ...]]:
         """Placements already worked out on this layout, by tile (screens ask every tile)."""
         return {}
 
