@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 import re
 
 import pytest
@@ -520,3 +521,32 @@ def test_partnership_scores_by_team(table: Table) -> None:
     shown = text(table.page())
     assert "Ana & Cy 10" in shown and "Ben & Di 0" in shown
     assert "Tiles: Ana 4 · Cy 5" in shown
+
+
+def test_the_log_of_a_long_game_lists_every_hand_newest_first(table: Table) -> None:
+    """Hands before the last two keep their heading, replay link and audit (drawn once per
+    settlement); the last two list their actions. Undoing a settlement takes its audit away."""
+    from tests.bench.load import scripted_actions
+
+    table.create("Ana", "Ben", "Cy", target="10000")
+    actions = scripted_actions(random.Random(3), 3, 400)
+    for seq, action in enumerate(actions):
+        table.store.apply(table.game_id, seq, action)
+        if table.state.hand_number == 6 and table.state.status is Status.PLAYING:
+            break
+    page = table.page().text
+    log = page.split("Game log", 1)[1]
+    headings = re.findall(r"<h3>Hand (\d+) <a class=\"log-replay\" href=\"([^\"]+)\"", log)
+    assert [int(n) for n, _ in headings] == [6, 5, 4, 3, 2, 1]
+    assert all(href.endswith(f"/replay/{n}") for n, href in headings)
+    assert log.count('class="audit-summary"') == 5  # hands 1 to 5, settled
+    hand_three = log.split("<h3>Hand 3 ", 1)[1].split("<h3>Hand 2 ", 1)[0]
+    assert "<li" not in hand_three.split('class="log-audit"', 1)[0]  # heading only
+    assert "<li" in log.split("<h3>Hand 5 ", 1)[1].split("<h3>Hand 4 ", 1)[0]
+    while table.state.hand_number == 6:  # back to before hand 5 was settled
+        table.undo()
+    table.undo()
+    assert table.state.status is Status.HAND_OVER
+    log = table.page().text.split("Game log", 1)[1]
+    assert [int(n) for n in re.findall(r"<h3>Hand (\d+) ", log)] == [5, 4, 3, 2, 1]
+    assert log.count('class="audit-summary"') == 4
