@@ -12,7 +12,10 @@ target_metadata = Base.metadata
 def run() -> None:
     connection = config.attributes.get("connection")
     if connection is None:
-        engine = create_engine(config.get_main_option("sqlalchemy.url"))
+        url = config.get_main_option("sqlalchemy.url")
+        if not url:
+            raise RuntimeError("no database: set sqlalchemy.url or hand over a connection")
+        engine = create_engine(url)
         with engine.begin() as connection:
             _migrate(connection)
         return
