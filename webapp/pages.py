@@ -483,8 +483,8 @@ def _game_context(
     }
 
 
-_ACTIONS = {"play": "play", "draw": "draw", "pass_turn": "pass", "undo": "undo"}
-_ACTIONS.update({"start": "start", "settle": "settle", "again": "again", "learning": "learning"})
+_ACTIONS = {name: name for name in ("play", "draw", "undo", "start", "settle", "again", "learning")}
+_ACTIONS["pass_turn"] = "pass"
 
 
 def _action_urls(game_id: str) -> dict[str, str]:

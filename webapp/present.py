@@ -136,12 +136,9 @@ def tile_hints(state: GameState) -> list[dict[str, Any]]:
     """For the picker: each of the 28 tiles, whether it is played, and where it fits."""
     hand = state.hand
     on_table = set(hand.layout.tiles) if hand else set()
-    # While a hand is being played, a tile not on the table goes wherever the layout takes it:
-    # the same answers as ``state.placements``, without building a refusal for each misfit.
-    layout = hand.layout if hand is not None and state.status is Status.PLAYING else None
     hints = []
     for tile in DOUBLE_SIX:
-        places = layout.placements(tile) if layout and tile not in on_table else ()
+        places = state.placements(tile)
         hints.append(
             {
                 "tile": tile,

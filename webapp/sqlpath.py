@@ -80,11 +80,12 @@ class WriterQueue:
     still spares threads of one process the busy handler.
     """
 
+    _fd: int | None
+
     def __init__(self, database: str | None) -> None:
         in_memory = not database or database == ":memory:" or database.startswith("file::memory")
         self.path = None if in_memory or fcntl is None else f"{database}-writers"
-        self._thread = threading.Lock()
-        self._fd: int | None = None
+        self._forked()
         _QUEUES.add(self)
 
     def _forked(self) -> None:
@@ -163,14 +164,15 @@ class GroupCommit:
     its rules were asked at or not at all, and none is acknowledged before its commit.
     """
 
+    _pending: list[_Append]
+
     def __init__(self, driver: Driver) -> None:
         self.driver = driver
-        self._mutex = threading.Lock()
-        self._pending: list[_Append] = []
-        self._leading = False
+        self._forked()
         _GROUPS.add(self)
 
     def _forked(self) -> None:
+        """Nothing waiting and no leader, as in each forked worker."""
         self._mutex = threading.Lock()
         self._pending = []
         self._leading = False
@@ -221,15 +223,13 @@ class GroupCommit:
                 if at.get(each.game_id) == each.seq - 1:
                     at[each.game_id] = each.seq
                     each.moved = True
-                    moves.append((each.seq, each.when, each.game_id, each.seq - 1))
-                    events.append((each.game_id, each.seq, each.action, each.when))
-            if moves:
-                cursor.raw.executemany(_SQLITE_MOVE, moves)
-                cursor.raw.executemany(_SQLITE_INSERT, events)
-
-
-_SQLITE_MOVE = "UPDATE games SET seq = ?, updated_at = ? WHERE id = ? AND seq = ?"
-_SQLITE_INSERT = "INSERT INTO events (game_id, seq, action, created_at) VALUES (?, ?, ?, ?)"
+                    values = {"game_id": each.game_id, "seq": each.seq, "was": each.seq - 1}
+                    values.update(action=each.action, created_at=each.when, updated_at=each.when)
+                    moves.append(driver.move.params(values))
+                    events.append(driver.insert.params(values))
+            if moves:  # the same statements as one play's write (``Cursor.append``)
+                cursor.raw.executemany(driver.move.sql, moves)
+                cursor.raw.executemany(driver.insert.sql, events)
 
 
 class Driver:

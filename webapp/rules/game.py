@@ -132,13 +132,14 @@ class GameState:
         return self.status is Status.PLAYING
 
     def placements(self, tile: Tile) -> tuple[Placement, ...]:
-        """Every place ``tile`` can be played now, with count and points; () if none."""
-        try:
-            self._check_can_play(tile, None)
-        except IllegalAction:
+        """Every place ``tile`` can be played now, with count and points; () if none.
+
+        The checks of a play by whoever's turn it is (see ``why_not`` for the reason), without
+        building a refusal: screens ask all 28 tiles after every play."""
+        hand = self.hand
+        if not self._playing or hand is None or tile in hand.layout.tiles:
             return ()
-        assert self.hand is not None
-        return self.hand.layout.placements(tile)
+        return hand.layout.placements(tile)  # () when it fits no open end
 
     def why_not(self, tile: Tile, arm: Arm | None = None) -> IllegalAction | None:
         """The refusal a play of ``tile`` (on ``arm``) would meet now, or ``None`` if legal."""
