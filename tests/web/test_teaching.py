@@ -26,7 +26,7 @@ def board_of(url: str) -> str:
 
 def no_inline_script_or_style(page: str) -> bool:
     scripts = re.findall(r"<script[^>]*>(.*?)</script>", page, flags=re.S)
-    return "style=" not in page and "<style" not in page and scripts == [""]
+    return "style=" not in page and "<style" not in page and set(scripts) == {""}
 
 
 # --- learning mode -------------------------------------------------------------------------------
