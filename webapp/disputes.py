@@ -46,6 +46,7 @@ from .rules.history import (
     standing_after,
 )
 from .rules.rescore import Rescore, changed
+from .screen import picker_tiles
 from .store import Snapshot
 
 bp = Blueprint("disputes", __name__)
@@ -196,7 +197,7 @@ def disputes_of(snap: Snapshot) -> dict[str, Any]:
     state = snap.state
     if not state.results:
         return {"audits": {}, "last": None}
-    real = store().get_by_view(snap.view_id) if snap.id == snap.view_id else snap
+    real = snap
     actions, prefix = _log_of(real)
     if len(actions) > snap.seq:  # a page of an earlier revision
         actions = actions[: snap.seq]
@@ -215,18 +216,18 @@ def disputes_of(snap: Snapshot) -> dict[str, Any]:
     return notes
 
 
-def older_hands(snap: Snapshot, log: list[dict[str, Any]]) -> Markup:
+def older_hands(shown: Snapshot, real: Snapshot, log: list[dict[str, Any]]) -> Markup:
     """The game log's settled hands before the last two: their headings, results and audits,
     which change only with the settlements in effect, so drawn once per settlement."""
     older = [hand for hand in log if not hand["entries"] and hand["number"]]
     if not older:
         return Markup("")
-    notes = disputes_of(snap)
+    notes = disputes_of(real)
     numbers = tuple(hand["number"] for hand in older)
-    key = ("older", snap.id, notes["prefix"], numbers)
+    key = ("older", shown.id, notes["prefix"], numbers)
     found = _cached(key)
     if not isinstance(found, Markup):
-        found = Markup(render_template("_log_older.html", hands=older, notes=notes, snap=snap))
+        found = Markup(render_template("_log_older.html", hands=older, notes=notes, snap=shown))
         _keep(key, found)
     return found
 
@@ -248,11 +249,45 @@ def _audit_view(found: Audit, options: Options) -> dict[str, Any]:
     }
 
 
-bp.record_once(
-    lambda setup: setup.app.jinja_env.globals.update(
-        dispute_url=dispute_url, disputes_of=disputes_of, older_hands=older_hands
-    )
-)
+def more_of(snapshot: Snapshot, viewer: bool, log: list[dict[str, Any]]) -> dict[str, Any]:
+    """For the game screen's "More" sheet: the dispute links that apply now, the last settled
+    hand's audit, and the game log with each settled hand's audit (read from the store here,
+    in the view, so no template reads it)."""
+    table = Table(snapshot, viewer)
+    state = snapshot.state
+    links = []
+    if state.status is Status.PLAYING:
+        links.append(("Check a play", "without entering it", _url("check", table)))
+    if state.hand_number:
+        number = state.hand_number
+        links.append((f"Replay hand {number}", "", _url("replay_hand", table, number=number)))
+    if state.results:
+        links.append(("Rescore under other rules", "", _url("rescore", table)))
+    notes = disputes_of(snapshot) if state.results else {"audits": {}, "last": None}
+    between = state.status in (Status.AWAITING_START, Status.GAME_OVER)
+    last = notes["audits"].get(notes["last"]) if between else None
+    return {
+        "links": links,
+        "audit": last if last and last.get("checked") else None,
+        "audit_hand": notes["last"],
+        "audits": notes["audits"],
+        "log": [hand for hand in log if hand["entries"] or not hand["number"]],
+        "older": older_hands(table.shown, snapshot, log),
+        "snap": table.shown,
+        "learning": _learning(snapshot) if snapshot.learning and not viewer else None,
+    }
+
+
+def _learning(snapshot: Snapshot) -> dict[str, Any] | None:
+    """Learning mode: every tile that fits now, where, and what it would score."""
+    state = snapshot.state
+    hand = state.hand
+    if state.status is not Status.PLAYING or hand is None:
+        return None
+    return {"hints": present.tile_hints(state), "leading": hand.layout.lead is None}
+
+
+bp.record_once(lambda setup: setup.app.jinja_env.globals.update(dispute_url=dispute_url))
 
 
 # --- check a play ---------------------------------------------------------------------------------
@@ -273,9 +308,11 @@ def check(key: str, viewer: bool) -> ResponseReturnValue:
             verdict = _verdict(state, tile, arm)
     except RuleError as refusal:
         verdict = {"refusal": _refusal(refusal)}
-    layout = hand.layout if hand else Layout()
+    # Between hands there is no layout to play on: the last hand's is not shown as if it were.
+    playing = hand is not None and state.status is Status.PLAYING
+    layout = hand.layout if hand and playing else Layout()
     after = verdict.get("after") if verdict else None
-    drawing = draw_layout(after or layout, tile if after else _last_tile(hand))
+    drawing = draw_layout(after or layout, tile if after else _last_tile(hand) if playing else None)
     return render_template(
         "check.html",
         table=table,
@@ -285,7 +322,7 @@ def check(key: str, viewer: bool) -> ResponseReturnValue:
         verdict=verdict,
         drawing=drawing if (after or layout).lead else None,
         shown_layout=after or layout,
-        hints=present.tile_hints(state),
+        tiles=picker_tiles(state, coaching=True),
         arms=list(Arm),
     )
 

@@ -14,11 +14,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any
 
 from markupsafe import Markup, escape
 
-from .rules import Arm, Layout, Tile
+from .rules import DOUBLE_SIX, Arm, Layout, Tile
 
 UNIT = 20  # SVG units per half-tile square
 GAP = 0.6  # SVG units of table showing between touching tiles
@@ -121,8 +120,37 @@ _WEST, _EAST, _NORTH, _SOUTH = (-1, 0), (1, 0), (0, -1), (0, 1)
 _TURN = {_WEST: _NORTH, _NORTH: _EAST, _EAST: _SOUTH, _SOUTH: _WEST}
 
 
-def draw_layout(layout: Layout, last: Tile | None = None) -> Drawing:
-    """Where every tile of ``layout`` goes, and a marker at each open end (R5, R8–R10)."""
+def draw_layout(layout: Layout, last: Tile | None = None, turned: bool = False) -> Drawing:
+    """Where every tile of ``layout`` goes, and a marker at each open end (R5, R8–R10).
+
+    ``turned``: the layout as seen from the other side of the table, turned half a circle, so
+    the left end is drawn on the right (each domino's pips read the same either way up)."""
+    drawing = _draw(layout, last)
+    return _turn(drawing) if turned else drawing
+
+
+def _turn(drawing: Drawing) -> Drawing:
+    """The drawing turned by 180° about the origin; the end numbers stay upright."""
+    pieces = [
+        Piece(
+            -(p.x + p.width),
+            -(p.y + p.height),
+            p.width,
+            p.height,
+            (-p.line[0], -p.line[1], -p.line[2], -p.line[3]),
+            tuple((-x, -y) for x, y in p.pips),
+            p.pip_radius,
+            p.label,
+            p.classes,
+        )
+        for p in drawing.pieces
+    ]
+    marks = [EndMark(m.arm, -m.x, -m.y, m.pip, m.radius) for m in drawing.marks]
+    x, y, width, height = drawing.box
+    return Drawing(pieces, marks, (-(x + width), -(y + height), width, height))
+
+
+def _draw(layout: Layout, last: Tile | None) -> Drawing:
     drawing = Drawing()
     if layout.lead is None:
         return drawing
@@ -150,7 +178,7 @@ def draw_layout(layout: Layout, last: Tile | None = None) -> Drawing:
     for arm, (links, heading, start, reach) in chains.items():
         tip, direction = _walk(drawing, boxes, links, heading, start, reach, last, spinner)
         if arm in ends:
-            radius = 0.42
+            radius = 0.55
             x = tip[0] + direction[0] * (radius + 0.12)
             y = tip[1] + direction[1] * (radius + 0.12)
             drawing.marks.append(EndMark(arm.value, x * UNIT, y * UNIT, ends[arm], radius * UNIT))
@@ -305,30 +333,23 @@ def tile_svg(name: str) -> Markup:
     )
 
 
-def picker_tiles(hints: list[dict[str, Any]], lead_known: bool, learning: bool) -> Markup:
-    """The picker's 28 tile buttons: played ones disabled, ones that fit marked (with their
-    best points). Before the lead only learning mode marks the scoring leads."""
+@lru_cache(maxsize=1)
+def tile_symbols() -> Markup:
+    """The 28 tiles drawn once per page, for the picker's buttons to reference (``tile_use``)."""
+    drawn = "".join(
+        f'<g id="tile-{tile}">{piece_svg(tile_picture(tile))}</g>' for tile in DOUBLE_SIX
+    )
     return Markup(
-        "".join(
-            _picker_tile(
-                str(hint["tile"]),
-                hint["played"],
-                bool(hint["places"]) and (lead_known or (learning and hint["best"] > 0)),
-                hint["best"],
-            )
-            for hint in hints
-        )
+        f'<svg class="tile-symbols" aria-hidden="true" focusable="false"><defs>{drawn}</defs></svg>'
     )
 
 
-@lru_cache(maxsize=1024)
-def _picker_tile(name: str, played: bool, fits: bool, best: int) -> str:
-    """One button of the picker, built once for each look it can have."""
-    state = " played" if played else (" fits scores" if best else " fits") if fits else ""
-    badge = f'<span class="fit-badge">{f"+{best}" if best else "fits"}</span>' if fits else ""
-    return (
-        f'<button class="tile{state}" type="submit" name="tile" value="{name}" '
-        f'aria-label="{name}"{" disabled" if played else ""}>{tile_svg(name)}{badge}</button>'
+@lru_cache(maxsize=64)
+def tile_use(name: str) -> Markup:
+    """A tile drawn by reference to ``tile_symbols``: a few dozen bytes instead of a picture."""
+    return Markup(
+        f'<svg class="tile-svg" viewBox="{PICTURE_BOX}" aria-hidden="true" focusable="false">'
+        f'<use href="#tile-{escape(name)}"/></svg>'
     )
 
 

@@ -9,15 +9,14 @@ points, rounding and refusals all come from ``webapp.rules``.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import replace
 from datetime import UTC, datetime
 from typing import Any
 
 from flask import Blueprint, Response, redirect, render_template, request, session, url_for
 from flask.typing import ResponseReturnValue
 
-from . import present, teaching
-from .drawing import draw_layout, picker_tiles, piece_svg, qr_svg, tile_svg
+from . import disputes, screen, teaching
+from .drawing import piece_svg, qr_svg, tile_svg, tile_symbols, tile_use
 from .games import create_game, recent_games, remember, store
 from .rules import (
     Action,
@@ -28,7 +27,6 @@ from .rules import (
     GameState,
     IllegalAction,
     ImpossibleReport,
-    Outcome,
     Pass,
     Play,
     Report,
@@ -37,6 +35,8 @@ from .rules import (
     Status,
     Tile,
     Undo,
+    deduced_pips,
+    to_dict,
     whole_number,
 )
 from .store import Snapshot, StaleRevision
@@ -60,7 +60,7 @@ def _vary(response: Response) -> Response:
 # Globals rather than context: the tile macros are imported without the template's context.
 bp.record_once(
     lambda state: state.app.jinja_env.globals.update(
-        tile_svg=tile_svg, piece_svg=piece_svg, picker_tiles=picker_tiles
+        tile_svg=tile_svg, piece_svg=piece_svg, tile_symbols=tile_symbols, tile_use=tile_use
     )
 )
 
@@ -162,13 +162,16 @@ def _new_form(source: Any) -> dict[str, Any]:
 
 # --- the game screen ---------------------------------------------------------------------------
 
+ALL_REGIONS = ("scores", "board", "notice", "work", "controls", "live")
+TURNED = "turned"  # this phone's choice to draw the layout as seen from across the table
+
 
 @bp.get("/g/<game_id>")
 def game(game_id: str) -> ResponseReturnValue:
     snapshot = store().get(game_id)
     remember(game_id)
-    notice = session.pop("notice", None)
-    return _render(snapshot, notice)
+    notice = screen.Notice.from_dict(session.pop("notice", None))
+    return _show(snapshot, notice, choice=_asked_choice(snapshot))
 
 
 @bp.get("/g/<game_id>/poll")
@@ -180,13 +183,24 @@ def poll(game_id: str) -> ResponseReturnValue:
 @bp.get("/v/<view_id>")
 def view(view_id: str) -> ResponseReturnValue:
     """The live game for onlookers: everything shown, nothing changeable."""
-    return _render(_as_viewer(store().get_by_view(view_id)))
+    return _show(store().get_by_view(view_id), viewer=True)
 
 
 @bp.get("/v/<view_id>/poll")
 def view_poll(view_id: str) -> ResponseReturnValue:
     snapshot = store().get_by_view(view_id)
     return _poll(snapshot.seq, lambda: snapshot, viewer=True)
+
+
+@bp.get("/g/<game_id>/more")
+def more(game_id: str) -> ResponseReturnValue:
+    """The game's log and dispute links, loaded when the "More" sheet opens."""
+    return render_template("_more_live.html", more=more_of(store().get(game_id), viewer=False))
+
+
+@bp.get("/v/<view_id>/more")
+def view_more(view_id: str) -> ResponseReturnValue:
+    return render_template("_more_live.html", more=more_of(store().get_by_view(view_id), True))
 
 
 @bp.post("/v/<view_id>")
@@ -207,77 +221,63 @@ def _poll(revision: int, load: Callable[[], Snapshot], viewer: bool) -> Response
         response.set_etag(str(revision))
         return response
     snapshot = load()
-    if viewer:
-        snapshot = _as_viewer(snapshot)
     if not is_htmx():
-        return redirect(_game_url(snapshot))
-    done = snapshot.state.done
-    notice = {"tone": "ok", "text": done, "next": snapshot.state.next_step()} if done else None
-    return _render(snapshot, notice)
+        if viewer:
+            return redirect(url_for(".view", view_id=snapshot.view_id))
+        return redirect(url_for(".game", game_id=snapshot.id))
+    return _show(snapshot, screen.change_notice(snapshot.state), viewer=viewer)
 
 
-def _game_url(snapshot: Snapshot, page: str = "", **args: Any) -> str:
-    """The game page (or its ``poll``) as this snapshot's reader sees it: edit or view link."""
-    if snapshot.id == snapshot.view_id:
-        return url_for(".view_poll" if page else ".view", view_id=snapshot.id, **args)
-    return url_for(".poll" if page else ".game", game_id=snapshot.id, **args)
+def _asked_choice(snapshot: Snapshot) -> screen.Choice | None:
+    """Without JavaScript a tile that fits several ends comes back as ``?choose=6-4``: a GET,
+    so reloading the question never resubmits anything."""
+    asked = request.args.get("choose", "")
+    if not asked or snapshot.state.status is not Status.PLAYING:
+        return None
+    try:
+        tile = Tile.parse(asked[:5])
+    except RuleError:
+        return None
+    places = screen.choices(snapshot.state, tile)
+    return screen.choice_of(tile, places) if len(places) > 1 else None
 
 
-def _as_viewer(snapshot: Snapshot) -> Snapshot:
-    """The snapshot as an onlooker may see it: the edit id never leaves the server."""
-    return replace(snapshot, id=snapshot.view_id)
+# --- the actions -------------------------------------------------------------------------------
 
 
 @bp.post("/g/<game_id>/play")
 def play(game_id: str) -> ResponseReturnValue:
-    chosen = _chosen_play()
-    if chosen is not None:
-        # Tile and end both given: the store checks the revision first, then the rules, in one
-        # transaction; no need to read the game before.
-        try:
-            return _apply(game_id, _seq(), chosen)
-        except RuleError as refusal:
-            return _refused(store().get(game_id), refusal)
-    snapshot = store().get(game_id)
-    state = snapshot.state
+    """A tapped tile: played at once where it fits one place (or where the form says), else the
+    table is asked which end. The store checks the revision, then the rules, in one go."""
     seq = _seq()
-    if seq != snapshot.seq:  # a stale tap is about an earlier layout: say so before anything
-        return _stale(StaleRevision(snapshot, seq))
     try:
         tile = Tile.parse(request.form.get("tile", ""))
         end = request.form.get("end", "").strip()
         if end:
-            return _apply(snapshot.id, seq, Play(tile, Arm.parse(end)))
-        places = state.placements(tile)
+            return _apply(game_id, seq, Play(tile, Arm.parse(end)))
+        snapshot = store().get(game_id)
+        if seq != snapshot.seq:  # a stale tap is about an earlier layout: say so before anything
+            return _stale(StaleRevision(snapshot, seq), Play(tile, None))
+        state = snapshot.state
+        places = screen.choices(state, tile)
         if not places:
             raise state.why_not(tile) or IllegalAction("no_match", f"{tile} cannot be played now")
-        if len(places) > 1:
-            return _render(snapshot, choice={"tile": str(tile), "places": places})
-        return _apply(snapshot.id, seq, Play(tile, places[0].arm))
+        if len(places) == 1:
+            return _apply(game_id, seq, Play(tile, places[0].arm))
     except RuleError as refusal:
-        return _refused(snapshot, refusal)
-
-
-def _chosen_play() -> Play | None:
-    """The play when the form names a well-formed tile, an end and a revision; else ``None``."""
-    end = request.form.get("end", "").strip()
-    if not end or _seq() is None:
-        return None
-    try:
-        return Play(Tile.parse(request.form.get("tile", "")), Arm.parse(end))
-    except RuleError:
-        return None  # judged on the full path, after the revision
+        return _refused(game_id, refusal)
+    if not is_htmx():
+        return redirect(url_for(".game", game_id=game_id, choose=str(tile)), 303)
+    return _show(snapshot, choice=screen.choice_of(tile, places), regions=("work",))
 
 
 @bp.post("/g/<game_id>/draw")
 def draw(game_id: str) -> ResponseReturnValue:
     count = whole_number(request.form.get("count", "1"), 2)
-    action: Action | RuleError = (
-        Draw(count)
-        if count
-        else IllegalAction("bad_draw", "draw a whole number of tiles, 1 or more", "R6")
-    )
-    return _act(game_id, action)
+    if not count:
+        refusal = IllegalAction("bad_draw", "draw a whole number of tiles, 1 or more", "R6")
+        return _refused(game_id, refusal)
+    return _act(game_id, Draw(count))
 
 
 @bp.post("/g/<game_id>/pass")
@@ -296,27 +296,37 @@ def start(game_id: str) -> ResponseReturnValue:
     seat = whole_number(leader, 4)
     if leader not in ("", "random") and seat is None:
         refusal = IllegalAction("bad_seat", f"{leader[:20]!r} is not a seat at this table")
-        return _act(game_id, refusal)
+        return _refused(game_id, refusal)
     return _act(game_id, StartHand(seat))
 
 
 @bp.post("/g/<game_id>/settle")
 def settle(game_id: str) -> ResponseReturnValue:
+    """Settle the hand with what was entered: one confirmation, the preview shown as typed."""
     snapshot = store().get(game_id)
-    state = snapshot.state
     seq = _seq()
     if seq != snapshot.seq:
-        return _stale(StaleRevision(snapshot, seq))
-    entered = _settle_form(state)
+        return _stale(StaleRevision(snapshot, seq), None)
+    entered = _settle_form(snapshot.state)
     try:
-        action = EndHand.of(_reports(state, entered))
-        if request.form.get("step") != "confirm":
-            after, outcome = state.apply(action)
-            preview = _preview(state, after, outcome)
-            return _render(snapshot, settle={"entered": entered, "preview": preview})
-        return _apply(snapshot.id, seq, action)
+        return _apply(game_id, seq, EndHand.of(_reports(snapshot.state, entered)))
     except RuleError as refusal:
-        return _refused(snapshot, refusal, settle={"entered": entered, "preview": None})
+        return _refused(game_id, refusal, settle=entered)
+
+
+@bp.get("/g/<game_id>/settle/preview")
+def settle_preview(game_id: str) -> ResponseReturnValue:
+    """What the settlement would do with what is typed so far (a GET: it changes nothing)."""
+    snapshot = store().get(game_id)
+    state = snapshot.state
+    entered = _settle_form(state)
+    preview, refusal = _preview(state, entered)
+    if is_htmx():
+        view = screen.build(snapshot, False, settle=entered, preview=preview)
+        notice = screen.refusal_notice(refusal) if refusal else None
+        return render_template("_settle_preview.html", screen=view, work=view.work, refusal=notice)
+    notice = screen.refusal_notice(refusal) if refusal else None
+    return _show(snapshot, notice, settle=entered, preview=preview)
 
 
 @bp.post("/g/<game_id>/again")
@@ -326,6 +336,21 @@ def again(game_id: str) -> ResponseReturnValue:
     return redirect(url_for(".game", game_id=snapshot.id), 303)
 
 
+@bp.post("/g/<game_id>/coaching")
+def coaching(game_id: str) -> ResponseReturnValue:
+    """The picker's hints (what fits, what scores) on or off: a setting, not a game action."""
+    store().set_screen(game_id, "coaching", request.form.get("on") == "1")
+    return redirect(url_for(".game", game_id=game_id), 303)
+
+
+@bp.post("/g/<game_id>/turn")
+def turn_board(game_id: str) -> ResponseReturnValue:
+    """Draw the layout as seen from the other side of the table, on this phone only."""
+    store().get(game_id)  # a friendly 404 for a link that is no game at all
+    session[TURNED] = request.form.get("on") == "1"
+    return redirect(url_for(".game", game_id=game_id), 303)
+
+
 # --- doing an action ---------------------------------------------------------------------------
 
 
@@ -333,14 +358,11 @@ def _seq() -> int | None:
     return request.form.get("seq", type=int)
 
 
-def _act(game_id: str, action: Action | RuleError) -> ResponseReturnValue:
-    snapshot = store().get(game_id)
-    if isinstance(action, RuleError):
-        return _refused(snapshot, action)
+def _act(game_id: str, action: Action) -> ResponseReturnValue:
     try:
-        return _apply(snapshot.id, _seq(), action)
+        return _apply(game_id, _seq(), action)
     except RuleError as refusal:
-        return _refused(snapshot, refusal)
+        return _refused(game_id, refusal)
 
 
 def _apply(game_id: str, seq: int | None, action: Action) -> ResponseReturnValue:
@@ -348,57 +370,76 @@ def _apply(game_id: str, seq: int | None, action: Action) -> ResponseReturnValue
     try:
         after, outcome = store().apply(game_id, seq, action)
     except StaleRevision as stale:
-        return _stale(stale)
-    notice = _outcome_notice(after.state, outcome)
-    if after.learning:
-        notice["why"] = teaching.play_reasons(after.state, outcome)
+        return _stale(stale, action)
+    why = teaching.play_reasons(after.state, outcome) if after.learning else []
+    notice = screen.outcome_notice(after.state, outcome, why)
     if is_htmx():
-        return _render(after, notice)
-    session["notice"] = notice
+        return _show(after, notice)
+    session["notice"] = notice.as_dict()
     return redirect(url_for(".game", game_id=game_id), 303)
 
 
-def _stale(stale: StaleRevision) -> ResponseReturnValue:
-    notice = {"tone": "stale", "text": stale.message}
-    return _render(stale.current, notice, status=409)
+def _stale(stale: StaleRevision, action: Action | None) -> ResponseReturnValue:
+    """A submission for a revision the game has left. If the action that moved the game on
+    from that revision is this very one, it is a resend of a tap already saved (a phone that
+    lost the answer, and tried again): say it is saved. Otherwise nothing is applied."""
+    current = stale.current
+    if action is not None and stale.submitted is not None and stale.submitted < current.seq:
+        recorded = store().log_since(current.id, stale.submitted)
+        if recorded and _same(recorded[0][1], to_dict(action)):
+            said = "Saved: that was already recorded."
+            notice = screen.Notice("ok", said, next=current.state.next_step())
+            if not is_htmx():
+                session["notice"] = notice.as_dict()
+                return redirect(url_for(".game", game_id=current.id), 303)
+            return _show(current, notice)
+    return _show(current, screen.Notice("stale", stale.message), status=409)
+
+
+def _same(recorded: dict[str, Any], sent: dict[str, Any]) -> bool:
+    """Whether a stored action is the one sent; a tap that left the end to the rules matches
+    the same tile on whatever end they chose."""
+    if sent.get("type") == "play" and "end" not in sent:
+        recorded = {key: value for key, value in recorded.items() if key != "end"}
+    return recorded == sent
 
 
 def _refused(
-    snapshot: Snapshot, refusal: RuleError, settle: dict[str, Any] | None = None
+    game_id: str, refusal: RuleError, settle: dict[int, dict[str, Any]] | None = None
 ) -> ResponseReturnValue:
-    current = store().get(snapshot.id)
-    text = refusal.message[:1].upper() + refusal.message[1:]
-    notice = {"tone": "refused", "text": text, "rule": refusal.rule}
-    return _render(current, notice, status=422, settle=settle)
-
-
-def _outcome_notice(state: GameState, outcome: Outcome) -> dict[str, Any]:
-    who = state.name(outcome.seat) if outcome.seat is not None else None
-    return {
-        "tone": "scored" if outcome.points else "ok",
-        "text": outcome.message,
-        "points": outcome.points,
-        "who": who,
-        "next": outcome.next,
-    }
+    """The refusal where the eye is; with htmx only the notice changes (what was typed stays)."""
+    notice = screen.refusal_notice(refusal)
+    snapshot = store().get(game_id)
+    return _show(snapshot, notice, settle=settle, status=422, regions=("notice",))
 
 
 # --- settling a hand ---------------------------------------------------------------------------
 
 
 def _settle_form(state: GameState) -> dict[int, dict[str, Any]]:
-    """What was entered for each seat still holding tiles: pips typed, or tiles tapped."""
+    """What was entered for each seat still holding tiles: pips typed, or tiles tapped; and the
+    pips of the one player the rules can work out (R14), marked as deduced."""
     hand = state.hand
     if hand is None or state.status is not Status.HAND_OVER:
         return {}
-    return {
+    source = request.values
+    entered: dict[int, dict[str, Any]] = {
         seat: {
-            "pips": request.form.get(f"pips_{seat}", "").strip()[:4],
-            "tiles": [t[:5] for t in request.form.getlist(f"tiles_{seat}")][:28],
+            "pips": source.get(f"pips_{seat}", "").strip()[:4],
+            "tiles": [t[:5] for t in source.getlist(f"tiles_{seat}")][:28],
         }
         for seat, held in enumerate(hand.held)
         if held
     }
+    try:
+        known = _reports(state, entered)
+    except RuleError:
+        return entered
+    deduced = deduced_pips(EndHand.of(known).by_seat, hand.held, hand.unplayed, hand.boneyard)
+    if deduced is not None:
+        seat, pips = deduced
+        entered[seat] = {"pips": str(pips), "tiles": [], "deduced": True}
+    return entered
 
 
 def _reports(state: GameState, entered: dict[int, dict[str, Any]]) -> dict[int, Report | Any]:
@@ -415,83 +456,54 @@ def _reports(state: GameState, entered: dict[int, dict[str, Any]]) -> dict[int, 
     return reports
 
 
-def _preview(before: GameState, after: GameState, outcome: Outcome) -> dict[str, Any]:
-    """The settlement as the rules computed it, before it is stored."""
-    result = outcome.result
-    assert result is not None
-    options = before.options
-    players = present.settled_players(options, result)
-    sides = [
-        {
-            "name": options.side_name(side),
-            "before": before.scores[side],
-            "change": result.settled[side],
-            "after": result.scores[side],
-        }
-        for side in range(options.side_count)
-    ]
-    return {"players": players, "sides": sides, "next": outcome.next, "over": after.winner}
+def _preview(
+    state: GameState, entered: dict[int, dict[str, Any]]
+) -> tuple[screen.Preview | None, RuleError | None]:
+    """The settlement as the rules would make it, or why they would refuse it; nothing before
+    every player's entry is in."""
+    if any(not (values["pips"] or values["tiles"]) for values in entered.values()):
+        return None, None
+    try:
+        after, outcome = state.apply(EndHand.of(_reports(state, entered)))
+    except RuleError as refusal:
+        return None, refusal
+    assert outcome.result is not None
+    why = teaching.rounding_reasons(outcome.result.pips)
+    return screen.preview_of(state, outcome, after, why), None
 
 
 # --- rendering ---------------------------------------------------------------------------------
 
 
-def _render(
+def _show(
     snapshot: Snapshot,
-    notice: dict[str, Any] | None = None,
+    notice: screen.Notice | None = None,
+    *,
+    viewer: bool = False,
+    choice: screen.Choice | None = None,
+    settle: dict[int, dict[str, Any]] | None = None,
+    preview: screen.Preview | None = None,
     status: int = 200,
-    choice: dict[str, Any] | None = None,
-    settle: dict[str, Any] | None = None,
+    regions: tuple[str, ...] = ALL_REGIONS,
 ) -> ResponseReturnValue:
-    template = "_game.html" if is_htmx() else "game.html"
-    context = _game_context(snapshot, notice, choice, settle)
-    return render_template(template, **context), status
-
-
-def _game_context(
-    snapshot: Snapshot,
-    notice: dict[str, Any] | None,
-    choice: dict[str, Any] | None,
-    settle: dict[str, Any] | None,
-) -> dict[str, Any]:
-    state = snapshot.state
-    hand = state.hand
-    viewer = snapshot.id == snapshot.view_id
-    last = None
-    if hand and hand.moves and hand.moves[-1].kind == "play":
-        last = hand.moves[-1].tile
-    return {
-        "snap": snapshot,
-        "state": state,
-        "winner": present.winner_names(state),
-        "status": state.status.value,
-        "sides": _sides(state),
-        "hints": present.tile_hints(state),
-        "drawing": draw_layout(hand.layout, last) if hand else None,
-        "ends": list(hand.layout.open_ends.items()) if hand else [],
-        "log": _log(state),
-        "notice": notice,
-        "choice": choice,
-        "settle": settle or {"entered": {}, "preview": None},
-        "holding": [seat for seat, held in enumerate(hand.held) if held] if hand else [],
-        "unplayed": [str(tile) for tile in hand.unplayed] if hand else [],
-        "draw_max": min(hand.boneyard, 28) if hand else 0,
-        "viewer": viewer,
-        "live_url": _game_url(snapshot, "poll", seq=snapshot.seq),
-        "share": None if viewer or is_htmx() else _share_links(snapshot),
-        "to": _action_urls(snapshot.id),
+    """The game screen; to htmx, only ``regions``, each swapped into place out of band."""
+    if settle is None and snapshot.state.status is Status.HAND_OVER and not viewer:
+        settle = _settle_form(snapshot.state)
+    view = screen.build(
+        snapshot, viewer, notice, choice, settle, preview, turned=bool(session.get(TURNED))
+    )
+    if is_htmx():
+        return render_template("_regions.html", screen=view, regions=regions), status
+    extra = {
+        "more": more_of(snapshot, viewer),
+        "share": None if viewer else _share_links(snapshot),
     }
+    return render_template("game.html", screen=view, **extra), status
 
 
-_ACTIONS = {name: name for name in ("play", "draw", "undo", "start", "settle", "again", "learning")}
-_ACTIONS["pass_turn"] = "pass"
-
-
-def _action_urls(game_id: str) -> dict[str, str]:
-    """The game's action URLs, built once per screen rather than once per form."""
-    game = url_for(".game", game_id=game_id)
-    urls = {name: f"{game}/{path}" for name, path in _ACTIONS.items()}
-    return {**urls, "game": game, "rules": url_for(".rules")}
+def more_of(snapshot: Snapshot, viewer: bool) -> dict[str, Any]:
+    """The "More" sheet's live part: dispute links, the last hand's audit and the game log."""
+    return disputes.more_of(snapshot, viewer, _log(snapshot.state))
 
 
 def _share_links(snapshot: Snapshot) -> list[dict[str, str]]:
@@ -505,34 +517,6 @@ def _share_links(snapshot: Snapshot) -> list[dict[str, str]]:
         url = url_for(endpoint, _external=True, **{arg: key})
         links.append({"label": label, "hint": hint, "url": url, "qr": qr_svg(url)})
     return links
-
-
-def _sides(state: GameState) -> list[dict[str, Any]]:
-    """One scoreboard row per player, or per team in partnership."""
-    options = state.options
-    hand = state.hand
-    turn = state.turn
-    sides = []
-    for side, score in enumerate(state.scores):
-        seats = options.seats_of(side)
-        sides.append(
-            {
-                "name": options.side_name(side),
-                "score": score,
-                "progress": min(max(score, 0), options.goal),
-                "turn": turn in seats,
-                "won": state.winner == side,
-                "players": [
-                    {
-                        "name": options.players[seat],
-                        "held": hand.held[seat] if hand else None,
-                        "turn": seat == turn,
-                    }
-                    for seat in seats
-                ],
-            }
-        )
-    return sides
 
 
 def _log(state: GameState) -> list[dict[str, Any]]:

@@ -148,3 +148,8 @@ def tile_hints(state: GameState) -> list[dict[str, Any]]:
             }
         )
     return hints
+
+
+def end_label(arm: Arm) -> str:
+    """An open end as the table names it (R17): ``Left``, ``Up``…"""
+    return arm.value.capitalize()

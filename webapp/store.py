@@ -60,6 +60,22 @@ class Snapshot:
     created_at: datetime
     updated_at: datetime
     learning: bool = False  # the table's teaching switch, kept with the options (not a rule)
+    coaching: bool = False  # the picker marks what fits and scores (always so in learning mode)
+
+    @classmethod
+    def of(cls, game: Any, seq: int, state: GameState, updated_at: datetime) -> Snapshot:
+        """A game row's snapshot at ``seq``, with the screen settings kept in its options."""
+        options = game.options
+        return cls(
+            game.id,
+            game.view_id,
+            seq,
+            state,
+            game.created_at,
+            updated_at,
+            bool(options.get("learning")),
+            bool(options.get("coaching")),
+        )
 
 
 def options_to_dict(options: Options) -> dict[str, Any]:
@@ -247,18 +263,17 @@ class Store:
         except (_Moved, self._write.integrity_error):
             raise StaleRevision(self.get(game_id), seq) from None
         self._remember(game_id, seq + 1, new_state)
-        learning = bool(game.options.get("learning"))
-        snapshot = Snapshot(
-            game_id, game.view_id, seq + 1, new_state, game.created_at, now, learning
-        )
-        return snapshot, outcome
+        return Snapshot.of(game, seq + 1, new_state, now), outcome
 
-    def set_learning(self, game_id: str, on: bool) -> Snapshot:
-        """Turn the game's learning mode on or off: a setting of the screen, not an action,
-        so it is kept in the stored options under ``"learning"`` and leaves the log alone."""
+    SCREEN_SETTINGS = ("learning", "coaching")
+
+    def set_screen(self, game_id: str, setting: str, on: bool) -> Snapshot:
+        """Turn one of the game screen's settings (``SCREEN_SETTINGS``) on or off: not an
+        action, so it is kept in the stored options and leaves the log alone."""
+        assert setting in self.SCREEN_SETTINGS
         with self._write.turn(), self._writer.begin() as conn:
             game = self._game(conn, game_id, lock=True)
-            options = {**game.options, "learning": bool(on)}
+            options = {**game.options, setting: bool(on)}
             conn.execute(update(GAMES).where(GAMES.c.id == game_id).values(options=options))
         return self.get(game_id)
 
@@ -285,10 +300,7 @@ class Store:
 
     def _snapshot(self, cursor: Cursor, game: GameRow) -> Snapshot:
         seq, state = self._state(cursor, game)
-        learning = bool(game.options.get("learning"))
-        return Snapshot(
-            game.id, game.view_id, seq, state, game.created_at, game.updated_at, learning
-        )
+        return Snapshot.of(game, seq, state, game.updated_at)
 
     def _state(self, cursor: Cursor, game: GameRow) -> tuple[int, GameState]:
         """The game's state and the revision it is at, from the cache and the log.

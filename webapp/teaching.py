@@ -26,6 +26,7 @@ from .rules.explain import Reason, explain_move, explain_play, explain_rounding
 from .rules.layout import Placement
 from .rules.practice import Board, Step
 from .rules.settlement import round_to_five
+from .screen import PickerTile
 
 bp = Blueprint("teaching", __name__)
 
@@ -36,7 +37,7 @@ bp = Blueprint("teaching", __name__)
 @bp.post("/g/<game_id>/learning")
 def learning(game_id: str) -> ResponseReturnValue:
     """Turn the game's learning mode on or off (a setting of the screen, not a game action)."""
-    store().set_learning(game_id, request.form.get("on") == "1")
+    store().set_screen(game_id, "learning", request.form.get("on") == "1")
     return redirect(url_for("pages.game", game_id=game_id), 303)
 
 
@@ -160,15 +161,12 @@ def _practice_page(
             }
         )
     tiles = {row["tile"]: row for row in rows}
-    picker = [
-        {
-            "name": str(tile),
-            "played": str(tile) not in tiles,
-            "fits": bool(tiles.get(str(tile), {}).get("places")) and layout.lead is not None,
-            "best": tiles.get(str(tile), {}).get("best", 0),
-        }
-        for tile in DOUBLE_SIX
-    ]
+    picker = []
+    for tile in DOUBLE_SIX:
+        row = tiles.get(str(tile), {})
+        best = row.get("best", 0)
+        fits = bool(row.get("places")) and (layout.lead is not None or best > 0)
+        picker.append(PickerTile(str(tile), str(tile) not in tiles, fits, best))
     return render_template(
         "practice.html",
         board=board,

@@ -83,6 +83,23 @@ def board(page: Page) -> Locator:
     return page.get_by_role("region", name="The layout")
 
 
+def button(page: Page, name: str) -> Locator:
+    """Draw, Pass or Undo: always in place, greyed out when the rules do not allow it."""
+    return page.get_by_role("region", name="Actions").get_by_role(
+        "button", name=re.compile(rf"^{name}\b")
+    )
+
+
+def work(page: Page) -> Locator:
+    """The panel under the thumb between plays: start, settle, game over."""
+    return page.get_by_role("region", name="Next")
+
+
+def more(page: Page) -> None:
+    """Open (or close) the "More" sheet: the log, disputes, settings and sharing."""
+    page.get_by_text("More", exact=True).click()
+
+
 def mark_page(page: Page) -> None:
     page.evaluate("window.__samePage = true")
 
@@ -158,7 +175,8 @@ def test_two_players_play_a_whole_game_and_play_again(
     expect(board(page)).to_contain_text("Any tile can lead")
     expect(board(page)).to_contain_text("Boneyard 10")
     # Before the lead nobody may draw or pass (R4).
-    expect(page.get_by_role("button", name="Draw", exact=True)).to_have_count(0)
+    expect(button(page, "Draw")).to_be_disabled()
+    expect(button(page, "Pass")).to_be_disabled()
     assert_same_page(page)
 
     # R11: a lone 5-5 counts both halves, 10 → +10.
@@ -168,14 +186,8 @@ def test_two_players_play_a_whole_game_and_play_again(
     expect(score(page, "Ana", 10, 30)).to_be_visible()
     assert_same_page(page)
 
-    # 5-0 fits either side of the spinner: 0 + spinner 10 (one side covered) = 10 either way.
-    play(
-        page,
-        "5-0",
-        "Ben played 5-0 on the left end: 0 + [5|5] 10 = 10, scores 10",
-        end="left",
-        offered={"left": 10, "right": 10},
-    )
+    # 5-0 fits either side of the lone spinner: the same layout either way, so no question.
+    play(page, "5-0", "Ben played 5-0 on the left end: 0 + [5|5] 10 = 10, scores 10")
     expect(score(page, "Ben", 10, 30)).to_be_visible()
     # 6-5 on the spinner's free side: both sides covered, the spinner stops counting: 0 + 6.
     play(page, "6-5", "Ana played 6-5 on the right end: 0 + 6 = 6")
@@ -186,85 +198,85 @@ def test_two_players_play_a_whole_game_and_play_again(
         board(page).get_by_role("img", name=re.compile(r"Open ends: left 0, right 6, up 5, down 5"))
     ).to_be_visible()
     play(page, "6-1", "Ben played 6-1 on the right end: 0 + 1 = 1")
-    # 5-1 fits right (1) and up/down (5): right → 0 + 5 = 5 scores; up or down → 0 + 1 + 1 = 2.
+    # 5-1 fits right (1) and the empty up/down (5, asked once): right → 0 + 5 = 5 scores.
     play(
         page,
         "5-1",
         "Ana played 5-1 on the right end: 0 + 5 = 5, scores 5",
         end="right",
-        offered={"right": 5, "up": 0, "down": 0},
+        offered={"right": 5, "up": 0},
     )
     expect(score(page, "Ana", 15, 30)).to_be_visible()
 
     # Ben cannot play: he draws (R6). The boneyard's 10th and last tile fits, and he plays it
     # at once: 5-4 fits right (5) → 0 + 4 = 4, or up/down (5) → 0 + 5 + 4 = 9. Pass is
     # offered from now on (R7: the boneyard is empty), Draw no more.
-    expect(page.get_by_role("button", name=re.compile(r"^Pass"))).to_have_count(0)
+    expect(button(page, "Pass")).to_be_disabled()
     page.get_by_label("How many tiles").select_option("10")
-    page.get_by_role("button", name="Draw", exact=True).click()
+    button(page, "Draw").click()
     expect(status(page)).to_contain_text("Ben drew 10 tiles")
     expect(status(page)).to_contain_text("Ben to play or pass")
     expect(board(page)).to_contain_text("Boneyard 0")
     expect(page.get_by_role("region", name="Scores")).to_contain_text("17 tiles")
-    expect(page.get_by_role("button", name="Draw", exact=True)).to_have_count(0)
-    expect(page.get_by_role("button", name=re.compile(r"^Pass"))).to_be_visible()
+    expect(button(page, "Draw")).to_be_disabled()
+    expect(button(page, "Pass")).to_be_enabled()
     assert_same_page(page)
     play(
         page,
         "5-4",
-        "Ben played 5-4 on the down end: 0 + 5 + 4 = 9",
-        end="down",
-        offered={"right": 0, "up": 0, "down": 0},
+        "Ben played 5-4 on the up end: 0 + 5 + 4 = 9",
+        end="up",
+        offered={"right": 0, "up": 0},
     )
-    play(page, "4-1", "Ana played 4-1 on the down end: 0 + 5 + 1 = 6")
-    play(page, "2-1", "Ben played 2-1 on the down end: 0 + 5 + 2 = 7")
-    play(page, "4-2", "Ana played 4-2 on the down end: 0 + 5 + 4 = 9")
-    play(page, "6-4", "Ben played 6-4 on the down end: 0 + 5 + 6 = 11")
-    # 6-0: left → 6 + 5 + 6 = 17; down → 0 + 5 + 0 = 5 would score, but Ana keeps her 0-end.
+    play(page, "4-1", "Ana played 4-1 on the up end: 0 + 5 + 1 = 6")
+    play(page, "2-1", "Ben played 2-1 on the up end: 0 + 5 + 2 = 7")
+    play(page, "4-2", "Ana played 4-2 on the up end: 0 + 5 + 4 = 9")
+    play(page, "6-4", "Ben played 6-4 on the up end: 0 + 5 + 6 = 11")
+    # 6-0: left → 6 + 5 + 6 = 17; up → 0 + 5 + 0 = 5 would score, but Ana keeps her 0-end.
     play(
         page,
         "6-0",
         "Ana played 6-0 on the left end: 6 + 5 + 6 = 17",
         end="left",
-        offered={"left": 0, "down": 5},
+        offered={"left": 0, "up": 5},
     )
     expect(score(page, "Ana", 15, 30)).to_be_visible()
     play(
         page,
         "6-3",
-        "Ben played 6-3 on the down end: 6 + 5 + 3 = 14",
-        end="down",
-        offered={"left": 0, "down": 0},
+        "Ben played 6-3 on the up end: 6 + 5 + 3 = 14",
+        end="up",
+        offered={"left": 0, "up": 0},
     )
     play(
         page,
         "5-2",
         "Ana played 5-2 on the right end: 6 + 2 + 3 = 11",
         end="right",
-        offered={"right": 0, "up": 0},
+        offered={"right": 0, "down": 0},
     )
 
-    # 3-2: right → 6 + 3 + 3 = 12; down → 6 + 2 + 2 = 10 scores. Ben taps right by mistake.
+    # 3-2: right → 6 + 3 + 3 = 12; up → 6 + 2 + 2 = 10 scores. Ben taps right by mistake.
     play(
         page,
         "3-2",
         "Ben played 3-2 on the right end: 6 + 3 + 3 = 12",
         end="right",
-        offered={"right": 0, "down": 10},
+        offered={"right": 0, "up": 10},
     )
     # Undo takes the play back: the tile is free again, the count as before, still Ben's turn.
-    page.get_by_role("button", name=re.compile(r"\bUndo\b")).click()
+    button(page, "Undo").click()
     expect(status(page)).to_contain_text("Undone: Ben played 3-2 on the right end")
     expect(tile(page, "3-2")).to_be_enabled()
     expect(board(page)).to_contain_text("Count 11 6 + 2 + 3 = 11")
-    expect(page.get_by_role("region", name="Tiles")).to_contain_text("Ben to play")
+    expect(status(page)).to_contain_text("Ben to play")
     assert_same_page(page)
     play(
         page,
         "3-2",
-        "Ben played 3-2 on the down end: 6 + 2 + 2 = 10, scores 10",
-        end="down",
-        offered={"right": 0, "down": 10},
+        "Ben played 3-2 on the up end: 6 + 2 + 2 = 10, scores 10",
+        end="up",
+        offered={"right": 0, "up": 10},
     )
     expect(score(page, "Ben", 20, 30)).to_be_visible()
     # A double at the end of an arm counts both halves (R8): 2-2 counts 4.
@@ -273,22 +285,22 @@ def test_two_players_play_a_whole_game_and_play_again(
         "2-2",
         "Ana played 2-2 on the right end: 6 + [2|2] 4 + 2 = 12",
         end="right",
-        offered={"right": 0, "down": 0},
+        offered={"right": 0, "up": 0},
     )
     expect(page.get_by_role("region", name="Scores")).to_contain_text("1 tile")
 
     # Ben cannot play and the boneyard is empty: he passes (R7).
-    page.get_by_role("button", name=re.compile(r"^Pass")).click()
+    button(page, "Pass").click()
     expect(status(page)).to_contain_text("Ben passed")
     expect(status(page)).to_contain_text("Ana to play")
-    # Ana's ninth and last tile: 2-0 on the right 2-2 → 6 + 0 + 2 = 8; on the down 2 → the
+    # Ana's ninth and last tile: 2-0 on the right 2-2 → 6 + 0 + 2 = 8; on the up 2 → the
     # end shows 0 and the double still counts 4 → 6 + 4 + 0 = 10, which scores.
     play(
         page,
         "2-0",
-        "Ana played 2-0 on the down end: 6 + [2|2] 4 + 0 = 10, scores 10",
-        end="down",
-        offered={"right": 0, "down": 10},
+        "Ana played 2-0 on the up end: 6 + [2|2] 4 + 0 = 10, scores 10",
+        end="up",
+        offered={"right": 0, "up": 10},
         last=True,
     )
     expect(score(page, "Ana", 25, 30)).to_be_visible()
@@ -296,25 +308,24 @@ def test_two_players_play_a_whole_game_and_play_again(
 
     # Domino (R12): Ana went out. Ben holds every unplayed tile (the boneyard is empty):
     # 6-6 6-2 5-3 4-4 4-3 4-0 3-3 3-1 3-0 1-1 1-0 0-0 = 63 pips (168 - 105 played).
-    settle = page.get_by_role("region", name="Actions")
+    settle = work(page)
     expect(settle.get_by_role("heading", name="Ana went out!")).to_be_visible()
     ben = settle.get_by_role("group", name=re.compile(r"^Ben"))
     expect(ben).to_contain_text("holds 12 tiles")
     reports = settle.get_by_role("group", name=re.compile(r"holds \d+ tiles?$"))
     expect(reports).to_have_count(1)  # Ana holds nothing: nothing to report
     assert_same_page(page)
-    # A wrong total is refused with the reason (R14), not an error page.
+    # A wrong total is refused with the reason (R14) as it is typed, not an error page.
     ben.get_by_label("Pips").fill("62")
-    settle.get_by_role("button", name="Check the scores").click()
+    checked = settle.locator("#settle-preview")
+    expect(checked).to_contain_text("Ben holds 12 tiles; 12 unplayed tiles total at least 63 pips")
+    expect(checked.get_by_role("link", name="Rule R14")).to_be_visible()
+    settle.get_by_role("button", name="Settle hand 1").click()
     expect(status(page)).to_contain_text("Not allowed")
-    expect(status(page)).to_contain_text(
-        "Ben holds 12 tiles; 12 unplayed tiles total at least 63 pips"
-    )
     expect(status(page).get_by_role("link", name="Rule R14")).to_be_visible()
+    expect(ben.get_by_label("Pips")).to_have_value("62")  # what was typed is kept
     # 63 rounds up to 65 (remainder 3): Ben 20 - 65 = -45; Ana loses nothing.
-    ben = settle.get_by_role("group", name=re.compile(r"^Ben"))
     ben.get_by_label("Pips").fill("63")
-    settle.get_by_role("button", name="Check the scores").click()
     preview = settle.get_by_role("table").first
     expect(preview.get_by_role("row", name=re.compile(r"^Ben"))).to_have_text(
         re.compile(r"Ben\s*63\s*65")
@@ -327,7 +338,7 @@ def test_two_players_play_a_whole_game_and_play_again(
         re.compile(r"Ben\s*20\s*-65\s*-45")
     )
     expect(score(page, "Ben", 20, 30)).to_be_visible()  # nothing changed yet
-    settle.get_by_role("button", name="Confirm and settle hand 1").click()
+    settle.get_by_role("button", name="Settle hand 1").click()
     expect(status(page)).to_contain_text("Hand 1 settled: Ana +0, Ben -65")
     expect(score(page, "Ana", 25, 30)).to_be_visible()
     expect(score(page, "Ben", -45, 30)).to_be_visible()
@@ -339,7 +350,7 @@ def test_two_players_play_a_whole_game_and_play_again(
     expect(status(page)).to_contain_text("Hand 2: Ana leads")
     expect(tile(page, "5-5")).to_be_enabled()  # a new hand: every tile is back
     play(page, "5-0", "Ana led 5-0: 5 + 0 = 5, scores 5", last=True)
-    over = page.get_by_role("region", name="Actions")
+    over = work(page)
     expect(over.get_by_role("heading", name="Ana wins!")).to_be_visible()
     expect(over.get_by_role("listitem").first).to_have_text(re.compile(r"Ana\s*30"))
     expect(over.get_by_role("listitem").nth(1)).to_have_text(re.compile(r"Ben\s*-45"))
@@ -352,15 +363,16 @@ def test_two_players_play_a_whole_game_and_play_again(
     assert_same_page(page)
 
     # The game log keeps every action with its arithmetic.
-    page.get_by_text("Game log", exact=True).click()
+    more(page)
     log = page.get_by_role("region", name="Game log")
     expect(log).to_contain_text("Ben drew 10 tiles")
-    expect(log).to_contain_text("Ana played 2-0 on the down end: 6 + [2|2] 4 + 0 = 10, scores 10")
+    expect(log).to_contain_text("Ana played 2-0 on the up end: 6 + [2|2] 4 + 0 = 10, scores 10")
     expect(log).to_contain_text("Hand 1 settled: Ana +0, Ben -65")
     expect(log).not_to_contain_text("Undone")
     expect(log).not_to_contain_text("on the right 2-3")  # the undone play is gone
 
     # Play again: a fresh game with the same players and options.
+    more(page)
     over.get_by_role("button", name="Play again with these players").click()
     expect(page.get_by_role("heading", name="Who leads hand 1?")).to_be_visible()
     expect(score(page, "Ana", 0, 30)).to_be_visible()
@@ -401,13 +413,7 @@ def test_four_players_in_partnership_play_a_hand_and_settle_it(
     play(page, "3-1", "Di played 3-1 on the right end: 6 + 3 = 9")
     play(page, "6-2", "Ana played 6-2 on the left end: 2 + 3 = 5, scores 5")
     play(page, "4-3", "Ben played 4-3 on the right end: 2 + 4 = 6")
-    play(
-        page,
-        "5-1",
-        "Cy played 5-1 on the up end: 2 + 4 + 5 = 11",
-        end="up",
-        offered={"up": 0, "down": 0},
-    )
+    play(page, "5-1", "Cy played 5-1 on the up end: 2 + 4 + 5 = 11")  # up or down: the same
     play(page, "4-4", "Di played 4-4 on the right end: 2 + [4|4] 8 + 5 = 15, scores 15")
     expect(score(page, "Ben & Di", 15, 200)).to_be_visible()
     play(page, "6-5", "Ana played 6-5 on the up end: 2 + [4|4] 8 + 6 = 16")
@@ -431,7 +437,7 @@ def test_four_players_in_partnership_play_a_hand_and_settle_it(
     play(page, "5-3", "Ben played 5-3 on the right end: [2|2] 4 + 3 + 0 + 6 = 13")
     play(page, "4-2", "Cy played 4-2 on the left end: 4 + 3 + 0 + 6 = 13")
     play(page, "0-0", "Di played 0-0 on the up end: 4 + 3 + [0|0] 0 + 6 = 13")
-    expect(page.get_by_role("region", name="Scores")).to_contain_text("Tiles: Ana 1 · Cy 1")
+    expect(page.get_by_role("region", name="Scores")).to_contain_text("Ana 1 · Cy 1")
     # Ana's fifth tile: 6-3 on the right → 4 + 6 + 0 + 6 = 16; on the down 6 → 4 + 3 + 0 + 3 = 10.
     play(
         page,
@@ -446,15 +452,13 @@ def test_four_players_in_partnership_play_a_hand_and_settle_it(
 
     # Domino: Ben, Cy and Di hold one tile each. Ben and Di report 3 pips (2-1 and 3-0), Cy
     # taps his 6-6. R13 rounds each player: 3 → 5, 3 → 5, 12 → 10 (a team's 6 would be 5).
-    settle = page.get_by_role("region", name="Actions")
+    settle = work(page)
     expect(settle.get_by_role("heading", name="Ana went out!")).to_be_visible()
     expect(settle.get_by_role("group", name=re.compile(r"holds 1 tile$"))).to_have_count(3)
     settle.get_by_role("group", name=re.compile(r"^Ben")).get_by_label("Pips").fill("3")
     cy = settle.get_by_role("group", name=re.compile(r"^Cy"))
-    cy.get_by_text("or tap Cy’s tiles").click()
-    cy.get_by_label("6-6", exact=True).check()
+    cy.get_by_label("6-6", exact=True).check()  # every player's tiles are shown at once
     settle.get_by_role("group", name=re.compile(r"^Di")).get_by_label("Pips").fill("3")
-    settle.get_by_role("button", name="Check the scores").click()
 
     players = settle.get_by_role("table").first
     for name, pips, rounded in (("Ana", 0, 0), ("Ben", 3, 5), ("Cy", 12, 10), ("Di", 3, 5)):
@@ -469,7 +473,7 @@ def test_four_players_in_partnership_play_a_hand_and_settle_it(
     expect(teams.get_by_role("row", name=re.compile(r"^Ben & Di"))).to_have_text(
         re.compile(r"Ben & Di\s*15\s*-10\s*5")
     )
-    settle.get_by_role("button", name="Confirm and settle hand 1").click()
+    settle.get_by_role("button", name="Settle hand 1").click()
     expect(status(page)).to_contain_text("Hand 1 settled: Ana & Cy -10, Ben & Di -10")
     expect(score(page, "Ana & Cy", 30, 200)).to_be_visible()
     expect(score(page, "Ben & Di", 5, 200)).to_be_visible()
@@ -491,6 +495,10 @@ def test_a_tile_that_does_not_fit_and_a_stale_tap_are_explained(
     mark_page(page)
     page.get_by_role("button", name="Ben leads").click()
     play(page, "5-3", "Ben led 5-3: 5 + 3 = 8")
+    expect(tile(page, "6-5")).not_to_have_class(re.compile(r"\bfits\b"))  # no hints by default
+    more(page)
+    page.get_by_role("button", name="Hints").click()  # a table that wants hints turns them on
+    mark_page(page)
 
     # Tiles with a 5 or a 3 fit, and 5-2 would score (2 + 3 = 5); 1-0 fits nowhere.
     expect(tile(page, "6-5")).to_have_class(re.compile(r"\bfits\b"))

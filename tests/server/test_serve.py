@@ -10,7 +10,7 @@ def test_a_served_process_compiles_every_template_before_its_first_request(app: 
     from webapp.cli import _warm
 
     names = app.jinja_env.list_templates(extensions=["html"])
-    assert "_game.html" in names and "_picker.html" in names
+    assert "_regions.html" in names and "_work.html" in names
     _warm(app)
     cache = app.jinja_env.cache
     assert cache is not None

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import random
 import re
+from typing import Any
 
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
+from werkzeug.test import TestResponse
 
 from tests.conftest import CSRF_TOKEN
 from webapp.rules import Status
@@ -121,7 +123,7 @@ def test_first_hand_offers_each_leader_and_a_random_pick(table: Table) -> None:
     assert response.status_code == 303
     page = text(table.page())
     assert "Hand 1: Ben leads" in page
-    assert "Ben leads tap any tile to lead it" in page
+    assert "Any tile can lead" in page
 
 
 def test_random_pick_starts_the_hand(table: Table) -> None:
@@ -144,7 +146,7 @@ def playing(table: Table) -> Table:
 def test_picker_shows_all_28_tiles_by_name(playing: Table) -> None:
     page = playing.page().text
     assert len(re.findall(r'aria-label="\d-\d"', page)) == 28
-    assert "disabled" not in page.split('id="picker"')[1].split("</section>")[0]
+    assert "disabled" not in page.split('id="work"')[1].split("</section>")[0]
 
 
 def test_a_tile_that_fits_one_place_is_played_in_one_tap(playing: Table) -> None:
@@ -158,33 +160,52 @@ def test_a_tile_that_fits_one_place_is_played_in_one_tap(playing: Table) -> None
     assert re.search(r'aria-label="5-5"\s+disabled', page.text)
 
 
-def test_a_tile_that_fits_several_places_asks_where(playing: Table) -> None:
-    playing.play("5-5")
-    page = playing.play("5-3")
+def test_a_tile_that_fits_several_places_asks_where_at_an_address_that_can_be_reloaded(
+    playing: Table,
+) -> None:
+    playing.play("6-5")
+    playing.play("6-4", "left")  # open ends: left 4, right 5
+    response = playing.play("5-4")  # fits both
+    assert response.status_code == 303  # without JavaScript the question is a GET
+    assert response.location.endswith("?choose=5-4")
+    page = playing.client.get(response.location)
     assert page.status_code == 200
     shown = text(page)
-    assert "Where does" in shown
-    assert "Left 0 points" in shown and "Right 0 points" in shown
-    assert playing.state.hand is not None and len(playing.state.hand.layout.tiles) == 1
-    playing.play("5-3", "left")
+    assert "Where does 5-4 go?" in shown
+    assert "Left +10 points 5 + 5 = 10" in shown and "Right 0 points 4 + 4 = 8" in shown
+    assert playing.state.hand is not None and len(playing.state.hand.layout.tiles) == 2
+    playing.play("5-4", "left")
     shown = text(playing.page())
-    assert "Ben played 5-3 on the left end" in shown
-    assert "3 + [5|5] 10 = 13" in shown
+    assert "Cy played 5-4 on the left end" in shown
+    assert "Cy scores 10" in shown
 
 
-def test_choices_show_the_points_each_would_score(playing: Table) -> None:
+def test_mirror_image_places_are_not_asked(playing: Table) -> None:
+    """A lone double's two sides, and the spinner's empty up and down, give the same layout."""
     playing.play("5-5")
-    playing.play("5-3", "left")
+    response = playing.play("5-3")
+    assert response.status_code == 303 and "choose" not in response.location
+    assert "Ben played 5-3 on the left end" in text(playing.page())
     playing.play("5-2", "right")  # both sides covered: up and down open at 5
-    shown = text(playing.play("5-0"))
-    assert "Up 5 points" in shown and "Down 5 points" in shown
+    response = playing.play("5-0")
+    assert response.status_code == 303 and "choose" not in response.location
+    assert "Ana played 5-0 on the up end" in text(playing.page())
 
 
-def test_fitting_tiles_are_marked_with_their_points(playing: Table) -> None:
+def test_fitting_tiles_are_marked_with_their_points_only_when_the_table_wants_hints(
+    playing: Table,
+) -> None:
     playing.play("5-5")
+    page = playing.page().text
+    assert 'class="tile fits' not in page and "fit-badge" not in page  # no hints by default
+    playing.client.post(f"{playing.url}/coaching", data={"on": "1", "csrf_token": CSRF_TOKEN})
     page = playing.page().text
     assert re.search(r'class="tile fits scores"[^>]*value="5-0"', page)
     assert "+10" in page  # 5-0 on either side: 0 + 10 = 10
+    playing.client.post(f"{playing.url}/coaching", data={"on": "0", "csrf_token": CSRF_TOKEN})
+    assert "fit-badge" not in playing.page().text
+    playing.play("5-0")
+    assert "Ben scores 10" in text(playing.page())  # a play still shows its points
 
 
 def test_a_tile_that_fits_nowhere_is_refused_on_the_game_page(playing: Table) -> None:
@@ -196,7 +217,7 @@ def test_a_tile_that_fits_nowhere_is_refused_on_the_game_page(playing: Table) ->
     assert "Not allowed" in shown
     assert "No open end shows 6: open ends are 5" in shown
     assert 'href="/rules#R5"' in page.text
-    assert 'id="picker"' in page.text  # the game, not an error page
+    assert 'id="work"' in page.text  # the game, not an error page
     assert playing.seq == seq
 
 
@@ -224,19 +245,24 @@ def test_nonsense_is_refused_politely(playing: Table) -> None:
 # --- drawing and passing --------------------------------------------------------------------------
 
 
-def test_draw_and_pass_appear_only_when_the_rules_allow(playing: Table) -> None:
+DRAW_OFF = re.compile(r'class="button draw" type="submit" disabled')
+PASS_OFF = re.compile(r'class="button pass" type="submit" disabled')
+
+
+def test_draw_and_pass_are_offered_only_when_the_rules_allow(playing: Table) -> None:
+    """Both stay in place (nothing moves under the thumb) and are greyed out when not allowed."""
     before_lead = playing.page().text
-    assert "/draw" not in before_lead and "/pass" not in before_lead
+    assert DRAW_OFF.search(before_lead) and PASS_OFF.search(before_lead)
     playing.play("6-6")
     page = playing.page().text
-    assert "/draw" in page and "/pass" not in page
+    assert not DRAW_OFF.search(page) and PASS_OFF.search(page)
     boneyard = playing.state.hand.boneyard  # type: ignore[union-attr]
     assert f'<option value="{boneyard}">' in page
     response = playing.draw(boneyard)
     assert response.status_code == 303
     page = playing.page()
     assert f"Ben drew {boneyard} tiles" in text(page)
-    assert "/draw" not in page.text and "/pass" in page.text
+    assert DRAW_OFF.search(page.text) and not PASS_OFF.search(page.text)
     playing.pass_turn()
     assert "Ben passed" in text(playing.page())
 
@@ -289,13 +315,12 @@ def test_a_double_submission_is_applied_once(playing: Table) -> None:
 
 def test_undo_shows_what_it_undoes_and_takes_it_back(playing: Table) -> None:
     playing.play("5-5")
-    page = text(playing.page())
-    assert "Undo Ana led 5-5" in page
+    assert 'aria-label="Undo: Ana led 5-5' in playing.page().text
     playing.undo()
     shown = text(playing.page())
     assert "Undone: Ana led 5-5" in shown
     assert playing.state.scores == (0, 0, 0)
-    assert "Ana leads tap any tile to lead it" in shown
+    assert "Next: Ana leads" in shown and "Any tile can lead" in shown
 
 
 # --- the end of a hand ----------------------------------------------------------------------------
@@ -326,15 +351,21 @@ def test_hand_over_asks_for_the_pips_of_those_holding_tiles(hand_over: Table) ->
     assert "/play" not in page.text and "/draw" not in page.text
 
 
-def test_settle_with_pips_previews_then_confirms(hand_over: Table) -> None:
-    preview = hand_over.settle(pips_1="3")
-    assert preview.status_code == 200
-    shown = text(preview)
-    assert "Before you confirm" in shown
+def preview(table: Table, htmx: bool = False, **fields: Any) -> TestResponse:
+    return table.client.get(
+        f"{table.url}/settle/preview", query_string=fields, headers=HX if htmx else {}
+    )
+
+
+def test_the_settlement_is_previewed_as_typed_then_settled_in_one_tap(hand_over: Table) -> None:
+    shown = text(preview(hand_over, pips_1="3"))  # a GET: reloading it resubmits nothing
     assert "Ben 3 5" in shown  # pips 3, rounded to 5
     assert "Ben 15 -5 10" in shown  # score before, change, after
     assert hand_over.state.status is Status.HAND_OVER  # nothing stored yet
-    response = hand_over.settle(step="confirm", pips_1="3")
+    fragment = preview(hand_over, htmx=True, pips_1="3")
+    assert fragment.text.lstrip().startswith('<div class="preview" id="settle-preview"')
+    assert "Ben 15 -5 10" in text(fragment)
+    response = hand_over.settle(pips_1="3")
     assert response.status_code == 303
     shown = text(hand_over.page())
     assert "Hand 1 settled: Ana +0, Ben -5" in shown
@@ -342,10 +373,37 @@ def test_settle_with_pips_previews_then_confirms(hand_over: Table) -> None:
 
 
 def test_settle_with_tiles(hand_over: Table) -> None:
-    shown = text(hand_over.settle(tiles_1="4-4"))
-    assert "Ben 8 10" in shown
-    hand_over.settle(step="confirm", tiles_1="4-4")
+    assert "Ben 8 10" in text(preview(hand_over, tiles_1="4-4"))
+    page = hand_over.page().text
+    assert page.count('name="tiles_1"') == len(hand_over.state.hand.unplayed)  # type: ignore[union-attr]
+    assert "<details" not in page.split('id="work"')[1]  # every tile shown at once
+    hand_over.settle(tiles_1="4-4")
     assert hand_over.state.scores == (0, 5)
+
+
+def test_the_last_players_pips_follow_from_the_others_when_the_boneyard_is_empty(
+    table: Table,
+) -> None:
+    """R14: with the boneyard empty, the tiles nobody else holds are the last player's."""
+    table.create("Ana", "Ben", "Cy")
+    table.start(leader="0")
+    table.play("6-6")
+    table.draw(7)  # Ben draws the whole boneyard
+    table.play_out()
+    state = table.state
+    hand = state.hand
+    assert hand is not None and state.status is Status.HAND_OVER and hand.boneyard == 0
+    first, last = (seat for seat, held in enumerate(hand.held) if held)
+    total = sum(tile.pips for tile in hand.unplayed)
+    lightest = sum(sorted(tile.pips for tile in hand.unplayed)[: hand.held[first]])
+    page = table.page()  # nothing typed yet: two players to report, nothing follows
+    assert "worked out" not in text(page)
+    entered = {f"pips_{first}": str(lightest)}
+    shown = text(preview(table, **entered))
+    assert f"{state.name(last)} holds {total - lightest} pips: the boneyard is empty" in shown
+    response = table.settle(**entered)  # one tap: the rest is worked out
+    assert response.status_code == 303
+    assert table.state.results[-1].pips[last] == total - lightest
 
 
 def test_an_impossible_report_is_refused_with_the_reason(hand_over: Table) -> None:
@@ -379,8 +437,8 @@ def test_a_missing_report_is_refused(hand_over: Table) -> None:
 
 
 def test_undo_after_a_settled_hand(hand_over: Table) -> None:
-    hand_over.settle(step="confirm", pips_1="0")
-    assert "Undo Hand 1 settled" in text(hand_over.page())
+    hand_over.settle(pips_1="0")
+    assert 'aria-label="Undo: Hand 1 settled' in hand_over.page().text
     hand_over.undo()
     assert hand_over.state.status is Status.HAND_OVER
     assert "Ana went out!" in text(hand_over.page())
@@ -391,7 +449,7 @@ def test_undo_after_a_settled_hand(hand_over: Table) -> None:
 
 def test_game_over_shows_the_winner_the_hands_and_play_again(table: Table) -> None:
     hand_over = _hand_over(table, target="10", finish="end-of-hand")
-    hand_over.settle(step="confirm", pips_1="0")
+    hand_over.settle(pips_1="0")
     page = hand_over.page()
     shown = text(page)
     assert "Ben wins!" in shown
@@ -435,29 +493,47 @@ def test_the_log_lists_every_action_per_hand_with_points(playing: Table) -> None
 # --- htmx and the page shell ----------------------------------------------------------------------
 
 
-def test_htmx_requests_get_the_game_region_only(playing: Table) -> None:
+def regions(response: TestResponse) -> list[str]:
+    """The ids of the regions an htmx answer swaps, each out of band."""
+    return re.findall(r'<\w+ id="(\w+)"[^>]*hx-swap-oob="true"', response.text)
+
+
+def test_htmx_requests_get_the_regions_a_play_changed(playing: Table) -> None:
     response = playing.play("5-5", htmx=True)
     assert response.status_code == 200
-    assert response.text.lstrip().startswith('<div id="game"')
     assert "<html" not in response.text
     assert "HX-Request" in response.headers["Vary"]
-    for region in ("scores", "board", "message", "picker", "controls", "log"):
-        assert f'id="{region}"' in response.text
+    assert regions(response) == ["live", "scores", "board", "notice", "work", "controls"]
+    assert 'id="log"' not in response.text and "Share this game" not in response.text
     assert "Ana scores 10" in text(response)
     assert "HX-Request" in playing.page().headers["Vary"]
     assert "<html" in playing.page().text
 
 
-def test_htmx_refusals_and_stale_posts_swap_the_game_region(playing: Table) -> None:
+def test_htmx_refusals_change_only_the_notice_and_stale_posts_swap_everything(
+    playing: Table,
+) -> None:
     playing.play("5-5")
     refused = playing.play("6-6", htmx=True)
     assert refused.status_code == 422  # the page's htmx-config swaps 422 and 409 too
-    assert refused.text.lstrip().startswith('<div id="game"')
+    assert regions(refused) == ["notice"]
     assert "No open end shows 6" in text(refused)
     stale = playing.play("6-6", htmx=True, seq=0)
     assert stale.status_code == 409
-    assert stale.text.lstrip().startswith('<div id="game"')
+    assert regions(stale) == ["live", "scores", "board", "notice", "work", "controls"]
     assert "got there first" in text(stale)
+
+
+def test_a_resent_tap_that_was_already_saved_is_said_to_be_saved(playing: Table) -> None:
+    """A phone that lost the answer sends the same play again with the same seq."""
+    seq = playing.seq
+    playing.play("5-5", seq=seq)
+    again = playing.play("5-5", htmx=True, seq=seq)
+    assert again.status_code == 200
+    assert "Saved: that was already recorded" in text(again)
+    assert playing.seq == seq + 1
+    other = playing.play("6-6", htmx=True, seq=seq)  # a different play at that seq is stale
+    assert other.status_code == 409
 
 
 def test_forms_work_without_javascript(playing: Table) -> None:
@@ -509,7 +585,7 @@ def test_no_inline_script_or_style(client: FlaskClient, path: str) -> None:
 
 def test_game_page_has_no_inline_script_or_style(playing: Table) -> None:
     playing.play("5-5")
-    for page in (playing.page().text, playing.play("5-3").text):
+    for page in (playing.page().text, playing.client.get(f"{playing.url}?choose=3-5").text):
         assert "style=" not in page and "hx-on" not in page
         assert set(re.findall(r"<script[^>]*>(.*?)</script>", page, flags=re.S)) == {""}
 
@@ -520,7 +596,7 @@ def test_partnership_scores_by_team(table: Table) -> None:
     table.play("5-5")
     shown = text(table.page())
     assert "Ana & Cy 10" in shown and "Ben & Di 0" in shown
-    assert "Tiles: Ana 4 · Cy 5" in shown
+    assert "Ana 4 · Cy 5" in shown
 
 
 def test_the_log_of_a_long_game_lists_every_hand_newest_first(table: Table) -> None:

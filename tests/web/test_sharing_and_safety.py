@@ -78,7 +78,7 @@ def test_polling_answers_204_while_unchanged_and_the_game_once_changed(playing: 
     playing.play("6-4")  # entered on another phone
     changed = playing.client.get(f"/g/{playing.game_id}/poll?seq={seq}", headers=HX)
     assert changed.status_code == 200
-    assert 'id="game"' in changed.get_data(as_text=True)
+    assert 'id="board" class="board" aria-label="The layout" hx-swap-oob="true"' in changed.text
     assert "Ana led 6-4" in text(changed)
     assert "<html" not in changed.get_data(as_text=True)
     watch = playing.client.get(f"/v/{view_id(playing)}/poll?seq={seq}", headers=HX)

@@ -150,10 +150,11 @@ def test_learning_mode_explains_the_rounding_before_a_hand_is_settled(table: Tab
     learning(table, True)
     table.play_out()
     assert table.state.status is Status.HAND_OVER
-    shown = text(table.settle(pips_1="3"))
+    preview = f"{table.url}/settle/preview"
+    shown = text(table.client.get(preview, query_string={"pips_1": "3"}))
     assert "3 pips round up to 5: 3 is 3 past 0, and 3 or 4 past rounds up R13" in shown
     learning(table, False)
-    assert "round up to 5" not in text(table.settle(pips_1="3"))
+    assert "round up to 5" not in text(table.client.get(preview, query_string={"pips_1": "3"}))
 
 
 def test_learning_switch_is_not_offered_once_the_game_is_over(table: Table) -> None:

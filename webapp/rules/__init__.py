@@ -15,7 +15,8 @@ from .hand import Hand, HandEnd, Move
 from .layout import Arm, EndValue, Layout, Placement, points_for
 from .numbers import whole_number
 from .options import PRESETS, Deal, Finish, Options, Settlement
-from .settlement import Report, check_reports, round_to_five
+from .settlement import Report, check_reports, deduced_pips, round_to_five
+from .symmetry import distinct_placements
 from .tiles import DOUBLE_SIX, TOTAL_PIPS, Tile
 
 __all__ = [
@@ -52,6 +53,8 @@ __all__ = [
     "Tile",
     "Undo",
     "check_reports",
+    "deduced_pips",
+    "distinct_placements",
     "from_dict",
     "points_for",
     "round_to_five",

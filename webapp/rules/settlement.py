@@ -205,3 +205,24 @@ def _some_tiles(count: int) -> str:
 
 def _tiles(count: int) -> str:
     return f"{count} tile" if count == 1 else f"{count} tiles"
+
+
+def deduced_pips(
+    reports: Mapping[int, Report], held: Sequence[int], unplayed: Sequence[Tile], boneyard: int
+) -> tuple[int, int] | None:
+    """R14: with the boneyard empty every unplayed tile is in a hand, so the pips of the one
+    player not yet reported are what the others' reports leave: ``(seat, pips)``, or ``None``
+    when that does not follow (the boneyard holds tiles, or more than one report is missing).
+
+    >>> deduced_pips({1: Report(13)}, (0, 2, 1), [Tile(6, 5), Tile(1, 1), Tile(3, 4)], 0)
+    (2, 7)
+    >>> deduced_pips({1: Report(13)}, (0, 2, 1), [Tile(6, 5), Tile(1, 1), Tile(3, 4)], 3) is None
+    True
+    """
+    if boneyard:
+        return None
+    missing = [seat for seat, count in enumerate(held) if count and seat not in reports]
+    if len(missing) != 1:
+        return None
+    left = sum(tile.pips for tile in unplayed) - sum(report.pips for report in reports.values())
+    return (missing[0], left) if left >= 0 else None
