@@ -7,7 +7,9 @@ Prints:
 2. the same play in a game whose log already holds 1,000 actions, against the first plays of a
    new game: the ratio (warm: the replayed state is cached; cold: every request replays);
 3. bytes over the wire, gzip-compressed: the game screen's first load (HTML, CSS, JS, SVG)
-   and the response to a play.
+   and the response to a play;
+4. a play in the middle of a hand (the seventh of a hand): the server time and the bytes of
+   its htmx response, raw and gzip (the regions it changed, swapped out of band).
 
 Run it with ``python3 tests/bench/bench_server.py``. It is not a test: pytest only imports it.
 """
@@ -27,7 +29,7 @@ from flask import Flask
 from load import scripted_actions
 
 from webapp import create_app
-from webapp.rules import StartHand, Undo
+from webapp.rules import Arm, Play, StartHand, Tile, Undo
 from webapp.store import Store
 
 HX = {"HX-Request": "true"}
@@ -152,6 +154,39 @@ def measure_bytes(bench: Bench) -> None:
     )
 
 
+MID_HAND = [("3-2", None), ("2-2", "right"), ("2-6", "right"), ("2-4", "up"), ("3-1", "left")]
+
+
+def measure_mid_hand(bench: Bench, rounds: int) -> None:
+    """Worked example A's first plays, then 6-6 on the right: timed with its undo, as a phone
+    posts it, and its response weighed."""
+    game_id = bench.new_game()
+    for seq, (tile, end) in enumerate(MID_HAND, start=1):
+        bench.store.apply(game_id, seq, Play(Tile.parse(tile), Arm.parse(end) if end else None))
+    data = {"tile": "6-6", "end": "right", "csrf_token": "bench"}
+
+    def play() -> float:
+        seq = bench.store.revision(game_id)
+        start = time.perf_counter()
+        response = bench.client.post(f"/g/{game_id}/play", data={**data, "seq": seq}, headers=HX)
+        elapsed = time.perf_counter() - start
+        assert response.status_code == 200, response.status_code
+        bench.store.apply(game_id, seq + 1, Undo())
+        return elapsed
+
+    took = timed(play, rounds)
+    seq = bench.store.revision(game_id)
+    raw = bench.client.post(f"/g/{game_id}/play", data={**data, "seq": seq}, headers=HX)
+    bench.store.apply(game_id, seq + 1, Undo())
+    gz = bench.client.post(
+        f"/g/{game_id}/play", data={**data, "seq": seq + 2}, headers={**HX, **GZIP}
+    )
+    print(
+        f"a mid-hand play (htmx):        {took * 1e6:6.0f} µs, response "
+        f"{len(raw.get_data()):,} bytes raw, {len(gz.get_data()):,} gzip"
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=300)
@@ -162,6 +197,7 @@ def main() -> None:
         measure_play(bench, args.rounds)
         measure_long_game(bench, max(50, args.rounds // 3))
         measure_bytes(bench)
+        measure_mid_hand(bench, args.rounds)
         bench.store.close()
 
 
