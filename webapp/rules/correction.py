@@ -69,7 +69,7 @@ class Fixed:
 def correct(state: GameState, action: Correct) -> tuple[GameState, Fixed]:
     """The state with move ``action.entry`` of the current hand fixed, and what that did."""
     hand = state.hand
-    if hand is None or any(result.number == hand.number for result in state.results):
+    if hand is None or not can_fix(state):
         raise IllegalAction(
             "no_hand_to_fix",
             "only the moves of a hand still being played can be fixed: this one is settled "
@@ -111,6 +111,12 @@ def correct(state: GameState, action: Correct) -> tuple[GameState, Fixed]:
     dropped = moves[index + 1 + kept :]
     fixed = Fixed(action.entry, moves[index], now, kept, dropped, refusal)
     return again, replace(fixed, message=_message(fixed, state.options.players))
+
+
+def can_fix(state: GameState) -> bool:
+    """Whether the state has a hand whose moves can be fixed: one not yet settled (R12–R14)."""
+    hand = state.hand
+    return hand is not None and all(result.number != hand.number for result in state.results)
 
 
 def entered(move: Move) -> Play | Draw | Pass:
