@@ -135,7 +135,8 @@ def test_it_was_the_next_player_a_pass_then_the_play_moves_the_later_turns_on_R7
     assert after.hand.held == (7, 18)
     assert outcome.message == (
         "Fixed move 3: Ben passed; then Ana played 4-1 on the right end "
-        "(entered as: Ben played 4-1 on the right end); move 4 kept"
+        "(entered as: Ben played 4-1 on the right end); move 4 kept, the turns moved on "
+        "(move 4 is now Ben's)"
     )
 
 

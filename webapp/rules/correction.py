@@ -58,6 +58,7 @@ class Fixed:
     kept: int  # the later moves that still fit and stay in effect, the first ones
     dropped: tuple[Move, ...]  # the later moves no longer in effect, as they were entered
     refusal: RuleError | None  # why the first of those no longer fits
+    turned: tuple[int, int] | None = None  # the first kept move now another's: (number, seat)
     message: str = ""
 
     @property
@@ -109,7 +110,16 @@ def correct(state: GameState, action: Correct) -> tuple[GameState, Fixed]:
             break
         kept += 1
     dropped = moves[index + 1 + kept :]
-    fixed = Fixed(action.entry, moves[index], now, kept, dropped, refusal)
+    again_kept = again.hand.moves[at + len(now) :] if again.hand else ()
+    turned = next(
+        (
+            (action.entry + 1 + j, new.seat)
+            for j, (old, new) in enumerate(zip(moves[index + 1 :], again_kept, strict=False))
+            if old.seat != new.seat
+        ),
+        None,
+    )
+    fixed = Fixed(action.entry, moves[index], now, kept, dropped, refusal, turned)
     return again, replace(fixed, message=_message(fixed, state.options.players))
 
 
@@ -175,6 +185,9 @@ def _message(fixed: Fixed, names: tuple[str, ...]) -> str:
     if fixed.kept:
         first, last = entry + 1, entry + fixed.kept
         text += f"; move {first} kept" if first == last else f"; moves {first}–{last} kept"
+        if fixed.turned is not None:  # the turn moved on: later tiles are the next players'
+            number, seat = fixed.turned
+            text += f", the turns moved on (move {number} is now {names[seat]}'s)"
     if fixed.dropped and fixed.refusal is not None:
         refusal = fixed.refusal
         text += (
