@@ -46,13 +46,14 @@ def fix_entries(snap: Snapshot) -> list[dict[str, Any]]:
     if snap.id == snap.view_id or hand is None or not can_fix(state):
         return []
     names = state.options.players
+    base = url_for("fixes.fix", game_id=snap.id, entry=0)[:-1]  # one URL built, not one a move
     return [
         {
             "number": number,
             "kind": move.kind,
             "text": words(move, names),
             "points": move.points,
-            "url": url_for("fixes.fix", game_id=snap.id, entry=number),
+            "url": f"{base}{number}",
         }
         for number, move in enumerate(hand.moves, start=1)
     ]

@@ -55,7 +55,7 @@ def six_moves(page: Page, base: str, fifth: tuple[str, str], sixth: tuple[str, s
 def fix_move_3_to_6_5(page: Page) -> None:
     """Game log → Fix move 3 → tile 6-5 → its one end, checking what each screen says."""
     page.get_by_text("Game log").click()
-    fix = page.get_by_role("link", name="Fix move 3: Cy played 6-0 on the left end")
+    fix = page.get_by_role("link", name="Fix move 3", exact=True)
     fix.scroll_into_view_if_needed()
     box = fix.bounding_box()
     assert box is not None and box["height"] >= 44, "the Fix link is a thumb-sized target"

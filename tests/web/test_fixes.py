@@ -30,7 +30,7 @@ def test_the_log_lists_the_hand_as_it_stands_with_a_fix_link_per_move(table: Tab
     page = table.page().text
     links = re.findall(rf'href="/g/{table.game_id}/fix/(\d+)"', page)
     assert links == ["1", "2", "3", "4", "5", "6"]
-    assert 'aria-label="Fix move 3: Cy played 6-0 on the left end"' in page
+    assert "3 Cy played 6-0 on the left end Fix move 3" in text(table.page())
     watch = table.client.get(f"/v/{table.store.get(table.game_id).view_id}").text
     assert "/fix/" not in watch
 
