@@ -70,10 +70,9 @@ def fix(game_id: str, entry: int) -> ResponseReturnValue:
 
 @bp.post("/g/<game_id>/fix/<int:entry>")
 def apply_fix(game_id: str, entry: int) -> ResponseReturnValue:
-    snapshot = store().get(game_id)
     seq = request.form.get("seq", type=int)
     try:
-        correction = Correct(entry, _chosen(snapshot.state))
+        correction = Correct(entry, _chosen())
         after, outcome = store().apply(game_id, seq, correction)
     except StaleRevision as stale:
         notice = {"tone": "stale", "text": stale.message}
@@ -91,7 +90,7 @@ def apply_fix(game_id: str, entry: int) -> ResponseReturnValue:
     return redirect(url_for("pages.game", game_id=after.id), 303)
 
 
-def _chosen(state: GameState) -> tuple[Play | Draw | Pass, ...]:
+def _chosen() -> tuple[Play | Draw | Pass, ...]:
     """What the form says the move really was."""
     what = request.form.get("what", "")
     if what == "play":
@@ -124,7 +123,8 @@ def _page(
     hand = state.hand
     if hand is None or not can_fix(state) or not 1 <= entry <= len(hand.moves):
         if notice is not None:  # stale: the move is gone from the game as it is now
-            return render_template("error.html", title="Already changed", message=notice["text"])
+            page = render_template("error.html", title="Already changed", message=notice["text"])
+            return page, status
         abort(404, f"There is no move {entry} to fix in the hand being played.")
     names = state.options.players
     move = hand.moves[entry - 1]

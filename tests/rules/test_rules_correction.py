@@ -297,6 +297,14 @@ def test_a_correction_round_trips_through_its_stored_form_and_the_log_replays_as
     assert replay(THREE, undone).hands[0].fixes == ()
 
 
+def test_a_corrected_hand_rescored_under_other_rules_is_rescored_as_corrected_R13p() -> None:
+    log = [StartHand(0), *STOPPED_HAND, Correct(3, (Play(T("6-5"), LEFT),))]
+    pagat = Options.make(["Ana", "Ben", "Cy"], preset="pagat")
+    (hand,) = replay(pagat, log).hands
+    assert [str(m.tile) for m in hand.hand.moves] == ["6-4", "4-1", "6-5", "1-2"]
+    assert hand.scores_at(4, pagat) == (10, 0, 0)
+
+
 def test_the_audit_of_a_corrected_hand_reads_the_corrected_moves_R6() -> None:
     # Ben drew one tile at move 2, then played 4-1 and 4-2, which both fitted the 4 showing
     # then: one drawn tile cannot explain two, a certain breach of R6 (by counting) — until the

@@ -146,3 +146,29 @@ def test_the_replay_shows_the_hand_as_corrected_and_the_correction(table: Table)
     words = text(table.client.get(f"{table.url}/replay/1/3", follow_redirects=True))
     assert "Move 3 Cy played 6-5 on the left end" in words
     assert "Fixed move 3: Cy played 6-5 on the left end, not 6-0" in words
+
+
+def test_a_stale_fix_of_a_move_that_is_gone_says_so_with_a_409(table: Table) -> None:
+    played(table, KEPT)
+    seq = table.seq
+    for _ in range(3):
+        table.undo()
+    response = table.post("fix/5", seq=seq, what="pass")
+    assert response.status_code == 409
+    assert "Someone else got there first" in text(response)
+    assert table.seq == seq + 3
+
+
+def test_a_settled_hand_has_no_fix_links_and_no_fix_page(table: Table) -> None:
+    played(table, KEPT)
+    table.play_out()
+    assert table.state.hand is not None and table.state.hand.end is not None
+    hand = table.state.hand
+    unplayed = [str(tile) for tile in hand.unplayed]
+    held = {}
+    for seat, count in enumerate(hand.held):  # R14: the tiles each still holds, as tiles
+        held[f"tiles_{seat}"], unplayed = unplayed[:count], unplayed[count:]
+    table.settle(step="confirm", **{name: tiles for name, tiles in held.items() if tiles})
+    assert table.state.results, "the hand is settled"
+    assert "/fix/" not in table.page().text
+    assert table.client.get(f"{table.url}/fix/1").status_code == 404
