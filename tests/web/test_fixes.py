@@ -172,3 +172,18 @@ def test_a_settled_hand_has_no_fix_links_and_no_fix_page(table: Table) -> None:
     assert table.state.results, "the hand is settled"
     assert "/fix/" not in table.page().text
     assert table.client.get(f"{table.url}/fix/1").status_code == 404
+
+
+def test_fixing_the_lead_offers_it_as_a_lead_and_no_draw_or_pass_R4(table: Table) -> None:
+    played(table, KEPT[:3])
+    words = text(table.client.get(f"{table.url}/fix/1?tile=6-5"))
+    # R4: any tile leads; R11: 6 + 5 = 11 scores nothing.
+    assert "Lead 6-5 Lead it 0 points 6 + 5 = 11" in words
+    assert "move 2 (Ben played 4-1 on the right end) no longer fits" in words
+    assert (
+        "Not allowed: move 1 cannot be fixed that way: Ana leads, and any tile can be led: "
+        "nobody draws (R4)"
+    ) in words
+    table.post("fix/1", what="play", tile="6-5", end="")
+    assert table.state.hand is not None and len(table.state.hand.moves) == 1
+    assert table.state.scores == (0, 0, 0)
