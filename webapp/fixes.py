@@ -102,6 +102,10 @@ def _chosen() -> tuple[Play | Draw | Pass, ...]:
         if not count:
             raise IllegalAction("bad_draw", "draw a whole number of tiles, 1 or more", "R6")
         return (Draw(count),)
+    if what == "pass_play":  # it was the next player's tile: the one entered passed first
+        tile = Tile.parse(request.form.get("tile", ""))
+        end = request.form.get("end", "").strip()
+        return (Pass(), Play(tile, Arm.parse(end) if end else None))
     if what == "pass":
         return (Pass(),)
     if what == "remove":
@@ -180,6 +184,8 @@ def _places(state: GameState, entry: int, move: Move, tile: Tile) -> list[dict[s
     for place in move.before.placements(tile):
         lead = move.before.lead is None
         choice = _choice(state, Correct(entry, (Play(tile, place.arm),)))
+        # R7: with the boneyard empty, the tile may have been the next player's.
+        after_pass = _choice(state, Correct(entry, (Pass(), Play(tile, place.arm))))
         found.append(
             {
                 "arm": place.arm.value if place.arm else "",
@@ -187,6 +193,7 @@ def _places(state: GameState, entry: int, move: Move, tile: Tile) -> list[dict[s
                 "points": place.points,
                 "breakdown": place.breakdown,
                 **choice,
+                "after_pass": after_pass if after_pass["allowed"] else None,
             }
         )
     return found
@@ -208,10 +215,11 @@ def _choice(state: GameState, correction: Correct) -> dict[str, Any]:
         return {"allowed": False, "effect": refusal.message, "rule": refusal.rule}
     fixed = outcome.fixed
     assert fixed is not None
+    by = state.options.players[fixed.now[-1].seat] if fixed.now else None
     if fixed.dropped:
         effect = f"move {fixed.stopped} would no longer fit: {len(fixed.dropped)} taken back"
     elif fixed.kept:
         effect = "keeps every later move"
     else:
         effect = "the last move"
-    return {"allowed": True, "effect": effect, "message": outcome.message, "rule": None}
+    return {"allowed": True, "effect": effect, "message": outcome.message, "rule": None, "by": by}

@@ -59,6 +59,7 @@ def test_choosing_a_tile_shows_each_end_it_fitted_with_its_points_and_effect_R5(
     assert "Left end 0 points 1 + 1 = 2" in words
     assert "Right end 0 points 0 + 0 = 0" in words
     assert "Fixed move 4: Ana played 1-0 on the left end, not 2-1 on the right end" in words
+    assert "next player's tile" not in words  # R7: 7 tiles in the boneyard, so no pass then
     assert "3-3 fitted no open end then: no open end shows 3" in text(
         table.client.get(f"{table.url}/fix/4?tile=3-3")
     )
@@ -187,3 +188,27 @@ def test_fixing_the_lead_offers_it_as_a_lead_and_no_draw_or_pass_R4(table: Table
     table.post("fix/1", what="play", tile="6-5", end="")
     assert table.state.hand is not None and len(table.state.hand.moves) == 1
     assert table.state.scores == (0, 0, 0)
+
+
+def test_it_was_the_next_players_tile_after_a_pass_R7(table: Table) -> None:
+    table.create("Ana", "Ben")
+    table.start(0)
+    table.play("6-4")
+    table.draw(10)  # Ben takes the whole boneyard (R1: 10 tiles with two players)
+    table.play("4-1", "right")
+    table.play("6-3", "left")
+    words = text(table.client.get(f"{table.url}/fix/3?tile=4-1"))
+    assert "Or it was the next player's tile: Ben passed first" in words
+    assert "Ana: right end Ben passed first" in words
+    response = table.post("fix/3", what="pass_play", tile="4-1", end="right")
+    assert response.status_code == 303
+    hand = table.state.hand
+    assert hand is not None
+    assert [(m.kind, m.seat) for m in hand.moves] == [
+        ("play", 0),
+        ("draw", 1),
+        ("pass", 1),
+        ("play", 0),
+        ("play", 1),
+    ]
+    assert "Fixed move 3: Ben passed; then Ana played 4-1 on the right end" in text(table.page())
