@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
@@ -10,7 +11,7 @@ from flask.typing import ResponseReturnValue
 
 from . import present
 from .games import create_game, remember, store
-from .rules import RuleError, from_dict
+from .rules import Outcome, RuleError, from_dict
 from .store import GameNotFound, Snapshot
 
 bp = Blueprint("api", __name__, url_prefix="/api")
@@ -79,9 +80,23 @@ def act(game_id: str) -> ResponseReturnValue:
                 "breakdown": outcome.breakdown,
                 "message": outcome.message,
                 "next": outcome.next,
+                **_fixed(outcome),
             },
         }
     )
+
+
+def _fixed(outcome: Outcome) -> dict[str, Any]:
+    """For a correction: the move fixed, the later moves kept, and where and why it stopped."""
+    fixed = outcome.fixed
+    if fixed is None:
+        return {}
+    refusal = fixed.refusal.as_dict() if fixed.refusal else None
+    return {
+        "fixed": {"entry": fixed.entry, "kept": fixed.kept, "stopped": fixed.stopped},
+        "taken_back": len(fixed.dropped),
+        "stopped_because": refusal,
+    }
 
 
 def _editable(game_id: str) -> Snapshot:
@@ -109,4 +124,13 @@ def _by_seat(snapshot: Snapshot, body: dict[str, Any]) -> dict[str, Any]:
         action["seat"] = seat_of(body["player"])
     if body.get("type") == "end_hand" and isinstance(body.get("remaining"), dict):
         action["remaining"] = {str(seat_of(k)): v for k, v in body["remaining"].items()}
+    if body.get("type") == "correct" and isinstance(body.get("with"), list):
+        action["with"] = [_with_seat(item, seat_of) for item in body["with"]]
     return action
+
+
+def _with_seat(item: object, seat_of: Callable[[object], int]) -> object:
+    """One action of a correction's ``with``, its ``player`` named as a seat."""
+    if not isinstance(item, dict) or item.get("player") is None:
+        return item
+    return {**{k: v for k, v in item.items() if k != "player"}, "seat": seat_of(item["player"])}

@@ -37,6 +37,7 @@ from .rules import (
     from_dict,
 )
 from .rules.audit import Audit, audit
+from .rules.correction import words
 from .rules.history import (
     History,
     PlayedHand,
@@ -452,6 +453,7 @@ def replay_step(key: str, viewer: bool, number: int, step: int) -> ResponseRetur
         audit=_audit_view(found, options) if found and step == len(moves) else None,
         share=_watch_url("replay", table, number=number, step=step),
         leader=options.players[played.hand.leader],
+        fixes=[fixed.message for fixed in played.fixes],
     )
 
 
@@ -465,19 +467,10 @@ def _played(table: Table, number: int, history: History | None = None) -> Played
 def _move_view(options: Options, move: Move) -> dict[str, Any]:
     """A move in words: who did what, and for a play the count after it and the points."""
     name = options.players[move.seat]
-    if move.kind == "play" and move.arm is None:
-        text = f"{name} led {move.tile}"
-    elif move.kind == "play":
-        named = Tile(*move.tile.key) if move.tile else move.tile  # as on the picker
-        text = f"{name} played {named} on the {move.arm} end"
-    elif move.kind == "draw":
-        text = f"{name} drew a tile" if move.drawn == 1 else f"{name} drew {move.drawn} tiles"
-    else:
-        text = f"{name} passed"
     return {
         "kind": move.kind,
         "who": name,
-        "text": text,
+        "text": words(move, options.players),
         "tile": str(move.tile) if move.tile else None,
         "points": move.points,
         "breakdown": move.breakdown,

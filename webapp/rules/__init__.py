@@ -8,7 +8,7 @@
 (10, '[5|5] 10 = 10')
 """
 
-from .actions import Action, Draw, EndHand, Pass, Play, StartHand, Undo, from_dict, to_dict
+from .actions import Action, Correct, Draw, EndHand, Pass, Play, StartHand, Undo, from_dict, to_dict
 from .errors import BadOptions, IllegalAction, ImpossibleReport, NotationError, RuleError
 from .game import GameState, HandResult, Outcome, Status
 from .hand import Hand, HandEnd, Move
@@ -26,6 +26,7 @@ __all__ = [
     "Action",
     "Arm",
     "BadOptions",
+    "Correct",
     "Deal",
     "Draw",
     "EndHand",

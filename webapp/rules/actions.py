@@ -77,7 +77,20 @@ class Undo:
     """Cancel the last action still in effect; undo twice cancels two."""
 
 
-Action: TypeAlias = StartHand | Play | Draw | Pass | EndHand | Undo
+@dataclass(frozen=True, slots=True)
+class Correct:
+    """Fix move ``entry`` of the current hand (numbered from 1, as the log shows it): it was
+    really ``actions`` (none: it never happened). The later moves stay while they still fit;
+    see :mod:`webapp.rules.correction`."""
+
+    entry: int
+    actions: tuple[Play | Draw | Pass, ...] = ()
+
+
+MAX_CORRECTION = 8  # actions standing for one entry: a pass or a draw or two, then the play
+MAX_ENTRY = 200  # more moves than a hand can have (28 plays, 19 tiles drawn, passes between)
+
+Action: TypeAlias = StartHand | Play | Draw | Pass | EndHand | Undo | Correct
 
 
 def _report(value: Report | int | list[Tile] | tuple[Tile, ...]) -> Report:
@@ -120,6 +133,8 @@ def to_dict(action: Action) -> dict[str, Any]:
             }
         case Undo():
             return {"type": "undo"}
+        case Correct(entry, actions):
+            return {"type": "correct", "entry": entry, "with": [to_dict(a) for a in actions]}
     raise TypeError(f"not an action: {action!r}")
 
 
@@ -158,10 +173,45 @@ def from_dict(data: Mapping[str, Any]) -> Action:
         return EndHand.of(reports)
     if kind == "undo":
         return Undo()
+    if kind == "correct":
+        return _correct(data)
     raise IllegalAction(
         "bad_action",
-        f"{kind!r} is not an action: use start_hand, play, draw, pass, end_hand or undo",
+        f"{kind!r} is not an action: use start_hand, play, draw, pass, end_hand, undo or correct",
     )
+
+
+def _correct(data: Mapping[str, Any]) -> Correct:
+    """``{"type": "correct", "entry": 3, "with": [{"type": "play", ...}]}`` as a :class:`Correct`.
+
+    >>> _correct({"entry": 3, "with": [{"type": "pass"}, {"type": "play", "tile": "5-3"}]})
+    Correct(entry=3, actions=(Pass(seat=None), Play(tile=Tile(5, 3), arm=None, seat=None)))
+    >>> _correct({"entry": 3, "with": [{"type": "undo"}]})
+    Traceback (most recent call last):
+    ...
+    webapp.rules.errors.IllegalAction: fix a move with plays, draws and passes, not 'undo'
+    """
+    entry = data.get("entry")
+    if not isinstance(entry, int) or isinstance(entry, bool) or not 1 <= entry <= MAX_ENTRY:
+        raise IllegalAction("bad_entry", f"say which move to fix: its number, 1 to {MAX_ENTRY}")
+    replacing = data.get("with", [])
+    if not isinstance(replacing, list) or len(replacing) > MAX_CORRECTION:
+        raise IllegalAction(
+            "bad_correction",
+            f"say what move {entry} really was: a list of at most {MAX_CORRECTION} actions",
+        )
+    actions: list[Play | Draw | Pass] = []
+    for item in replacing:
+        kind = item.get("type") if isinstance(item, Mapping) else item
+        action = from_dict(item) if kind in ("play", "draw", "pass") else None
+        if not isinstance(action, Play | Draw | Pass):
+            shown = repr(kind) if len(repr(kind)) <= 24 else repr(kind)[:20] + "…"
+            raise IllegalAction(
+                "bad_correction",
+                f"fix a move with plays, draws and passes, not {shown}",
+            )
+        actions.append(action)
+    return Correct(entry, tuple(actions))
 
 
 def _key_number(key: str) -> int | str:

@@ -22,14 +22,18 @@ from __future__ import annotations
 import enum
 import secrets
 from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING
 
-from .actions import Action, Draw, EndHand, Pass, Play, StartHand, Undo
+from .actions import Action, Correct, Draw, EndHand, Pass, Play, StartHand, Undo
 from .errors import IllegalAction
 from .hand import Hand, HandEnd
 from .layout import Arm, Placement
 from .options import Finish, Options, Settlement
 from .settlement import Report, check_reports, round_to_five, subtract_own, winner_takes
 from .tiles import Tile
+
+if TYPE_CHECKING:
+    from .correction import Fixed
 
 
 class Status(enum.Enum):
@@ -65,6 +69,7 @@ class Outcome:
     message: str = ""
     next: str = ""
     result: HandResult | None = None
+    fixed: Fixed | None = None  # for a correction: what it did to the hand's record
 
 
 @dataclass(frozen=True, slots=True)
@@ -178,6 +183,8 @@ class GameState:
             new, outcome = self._pass(action)
         elif isinstance(action, EndHand):
             new, outcome = self._end_hand(action)
+        elif isinstance(action, Correct):
+            new, outcome = self._correct(action)
         else:
             raise IllegalAction("bad_action", f"{action!r} is not an action")
         return replace(new, done=outcome.message, previous=self), outcome
@@ -189,6 +196,15 @@ class GameState:
         return (
             back,
             Outcome("undo", message=f"Undone: {self.done}", next=back.next_step()),
+        )
+
+    def _correct(self, action: Correct) -> tuple[GameState, Outcome]:
+        from .correction import correct  # it folds the hand again through ``apply``
+
+        state, fixed = correct(self, action)
+        count = state.hand.layout.count if state.hand else None
+        return state, Outcome(
+            "correct", count=count, message=fixed.message, next=state.next_step(), fixed=fixed
         )
 
     def _start(self, action: StartHand) -> tuple[GameState, Outcome]:

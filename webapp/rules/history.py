@@ -4,7 +4,9 @@ The current :class:`GameState` holds only the hand being played; a settled hand 
 :func:`replay` folds the log again and keeps every hand as it was last played — with the score
 before it, the end-of-hand reports and the settlement — so a table can step through any hand and
 check it. The log may hold :class:`Undo` actions: :func:`in_effect` cancels them first, exactly
-as the engine does (an undo cancels the last action still in effect).
+as the engine does (an undo cancels the last action still in effect). A :class:`Correct` is an
+action in effect like any other (an undo cancels it, and only it): the hand replays as corrected,
+and its :class:`PlayedHand` keeps what each correction did (``fixes``).
 
 >>> from .actions import Play, StartHand, Undo
 >>> from .layout import Arm
@@ -19,9 +21,10 @@ as the engine does (an undo cancels the last action still in effect).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
-from .actions import Action, EndHand, StartHand, Undo
+from .actions import Action, Correct, EndHand, StartHand, Undo
+from .correction import Fixed
 from .errors import RuleError
 from .game import GameState, HandResult, Status
 from .hand import Hand
@@ -36,6 +39,7 @@ class PlayedHand:
     scores_before: tuple[int, ...]  # per side, when the hand started
     reports: EndHand | None = None  # what each player said they still held (R14)
     result: HandResult | None = None  # None while unsettled, or if the game ended mid-hand
+    fixes: tuple[Fixed, ...] = ()  # the corrections of its moves still in effect, in order
 
     @property
     def number(self) -> int:
@@ -149,9 +153,12 @@ def replay(options: Options, actions: Sequence[Action]) -> History:
             assert state.hand is not None
             hands.append(PlayedHand(state.hand, before.scores))
         elif isinstance(action, EndHand):
-            hands[-1] = PlayedHand(hands[-1].hand, hands[-1].scores_before, action, outcome.result)
+            hands[-1] = replace(hands[-1], reports=action, result=outcome.result)
+        elif isinstance(action, Correct) and state.hand is not None and outcome.fixed:
+            fixes = (*hands[-1].fixes, outcome.fixed)
+            hands[-1] = replace(hands[-1], hand=state.hand, fixes=fixes)
         elif state.hand is not None and hands:
-            hands[-1] = PlayedHand(state.hand, hands[-1].scores_before)
+            hands[-1] = replace(hands[-1], hand=state.hand)
     return History(options, state, tuple(hands))
 
 

@@ -1,0 +1,220 @@
+"""Fixing an earlier move of the hand, as a pencil would: :class:`Correct`.
+
+Undo takes back only the last action, so a tile entered wrongly three moves ago would mean
+undoing four and entering them again. A correction names a move of the current hand by its
+number and says what it really was: another tile or end, a draw of another count, a pass —
+or several actions (``Pass``, then the play: it was the next player), or none (it never
+happened). The log stays append-only: the correction is one more action, and undoing it brings
+back the hand as it was before it.
+
+**How it works.** The moves of a hand are its actions. The hand is dealt again from its start
+(the same ``StartHand``, on the scores the last settlement left), the moves before the fixed
+one are applied again, then the correction's own actions — a refusal there refuses the whole
+correction and changes nothing — then the later moves in order, each as it was entered on the
+picker: the tile and its end, the number of tiles drawn, a pass (the player is whoever's turn it
+is, as when it was entered). At the first later move the rules refuse, the fold stops: that move
+and every one after it are no longer in effect, and :class:`Fixed` says which move and why.
+Nothing here decides a rule: every step goes through ``GameState.apply``.
+
+>>> from .game import GameState
+>>> from .options import Options
+>>> from .actions import Play, StartHand
+>>> from .layout import Arm
+>>> from .tiles import Tile
+>>> game = GameState.new(Options.make(["Ana", "Ben", "Cy"]))
+>>> for action in (StartHand(0), Play(Tile(5, 5)), Play(Tile(5, 2), Arm.LEFT),
+...                Play(Tile(5, 1), Arm.RIGHT), Play(Tile(2, 2), Arm.LEFT)):
+...     game, _ = game.apply(action)
+>>> game, outcome = game.apply(Correct(2, (Play(Tile(5, 3), Arm.LEFT),)))
+>>> print(outcome.message)
+Fixed move 2: Ben played 5-3 on the left end, not 5-2; move 3 kept; move 4 (Ana played 2-2 on \
+the left end) no longer fits: no open end shows 2: open ends are 5, 3, 1 — moves from there \
+on taken back (R5)
+>>> [str(move.tile) for move in game.hand.moves], game.scores
+(['5-5', '5-3', '5-1'], (10, 0, 0))
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
+
+from .actions import Correct, Draw, Pass, Play, StartHand
+from .errors import IllegalAction, RuleError
+from .hand import Hand, Move
+from .tiles import Tile
+
+if TYPE_CHECKING:
+    from .game import GameState
+
+
+@dataclass(frozen=True, slots=True)
+class Fixed:
+    """What a correction did to the hand's record (moves numbered from 1, as entered)."""
+
+    entry: int  # the move fixed
+    was: Move  # that move as it was entered
+    now: tuple[Move, ...]  # the moves that stand in its place (none: it never happened)
+    kept: int  # the later moves that still fit and stay in effect, the first ones
+    dropped: tuple[Move, ...]  # the later moves no longer in effect, as they were entered
+    refusal: RuleError | None  # why the first of those no longer fits
+    turned: tuple[int, int] | None = None  # the first kept move now another's: (number, seat)
+    message: str = ""
+
+    @property
+    def stopped(self) -> int | None:
+        """The number (as entered) of the first later move that no longer fits, if any."""
+        return self.entry + 1 + self.kept if self.dropped else None
+
+
+def correct(state: GameState, action: Correct) -> tuple[GameState, Fixed]:
+    """The state with move ``action.entry`` of the current hand fixed, and what that did."""
+    hand = state.hand
+    if hand is None or not can_fix(state):
+        raise IllegalAction(
+            "no_hand_to_fix",
+            "only the moves of a hand still being played can be fixed: this one is settled "
+            "(undo the settlement first)"
+            if hand
+            else "no hand has been played yet: there is no move to fix",
+            "R12",
+        )
+    moves = hand.moves
+    if not 1 <= action.entry <= len(moves):
+        had = f"has {_plural(len(moves), 'move')}" if moves else "has no moves yet"
+        raise IllegalAction(
+            "bad_entry", f"hand {hand.number} {had}: there is no move {action.entry} to fix"
+        )
+    index = action.entry - 1
+    again = _dealt_again(state, hand)
+    for move in moves[:index]:
+        again, _ = again.apply(entered(move))
+    at = len(again.hand.moves) if again.hand else 0
+    for step in action.actions:
+        try:
+            again, _ = again.apply(step)
+        except RuleError as wrong:
+            raise type(wrong)(
+                wrong.code,
+                f"move {action.entry} cannot be fixed that way: {wrong.message}",
+                wrong.rule,
+            ) from None
+    assert again.hand is not None
+    now = again.hand.moves[at:]
+    kept, refusal = 0, None
+    for move in moves[index + 1 :]:
+        try:
+            again, _ = again.apply(entered(move))
+        except RuleError as refused:
+            refusal = refused  # the first later move that no longer fits: the fold stops
+            break
+        kept += 1
+    dropped = moves[index + 1 + kept :]
+    again_kept = again.hand.moves[at + len(now) :] if again.hand else ()
+    turned = next(
+        (
+            (action.entry + 1 + j, new.seat)
+            for j, (old, new) in enumerate(zip(moves[index + 1 :], again_kept, strict=False))
+            if old.seat != new.seat
+        ),
+        None,
+    )
+    fixed = Fixed(action.entry, moves[index], now, kept, dropped, refusal, turned)
+    return again, replace(fixed, message=_message(fixed, state.options.players))
+
+
+def can_fix(state: GameState) -> bool:
+    """Whether the state has a hand whose moves can be fixed: one not yet settled (R12–R14)."""
+    hand = state.hand
+    return hand is not None and all(result.number != hand.number for result in state.results)
+
+
+def entered(move: Move) -> Play | Draw | Pass:
+    """A move of the record as the action that entered it: what the picker sends again."""
+    if move.kind == "play":
+        assert move.tile is not None
+        return Play(move.tile, move.arm)
+    if move.kind == "draw":
+        return Draw(move.drawn)
+    return Pass()
+
+
+def words(move: Move, names: tuple[str, ...] | list[str]) -> str:
+    """A move in words, the tile named as on the picker (high half first).
+
+    >>> from .layout import Layout
+    >>> words(Move("draw", 1, Layout(), drawn=2), ["Ana", "Ben"])
+    'Ben drew 2 tiles'
+    """
+    name = names[move.seat]
+    if move.kind == "play" and move.tile is not None:
+        if move.arm is None:
+            return f"{name} led {move.tile}"
+        return f"{name} played {Tile(*move.tile.key)} on the {move.arm} end"
+    if move.kind == "draw":
+        return f"{name} drew a tile" if move.drawn == 1 else f"{name} drew {move.drawn} tiles"
+    return f"{name} passed"
+
+
+def _dealt_again(state: GameState, hand: Hand) -> GameState:
+    """The state just after the current hand's ``StartHand``, rebuilt through the rules."""
+    from .game import Status
+
+    before = state.results[-1].scores if state.results else (0,) * len(state.scores)
+    waiting = replace(
+        state,
+        status=Status.AWAITING_START,
+        scores=before,
+        hand_number=hand.number - 1,
+        winner=None,
+    )
+    started, _ = waiting.apply(StartHand(hand.leader))
+    return started
+
+
+def _message(fixed: Fixed, names: tuple[str, ...]) -> str:
+    was = fixed.was
+    entry = fixed.entry
+    if not fixed.now:
+        text = f"Removed move {entry} ({words(was, names)})"
+    elif fixed.now == (was,):
+        text = f"Move {entry} already reads: {words(was, names)}; nothing changed"
+    else:
+        text = f"Fixed move {entry}: {'; then '.join(words(m, names) for m in fixed.now)}"
+        text += _instead(was, fixed.now, names)
+    if fixed.kept:
+        first, last = entry + 1, entry + fixed.kept
+        text += f"; move {first} kept" if first == last else f"; moves {first}–{last} kept"
+        if fixed.turned is not None:  # the turn moved on: later tiles are the next players'
+            number, seat = fixed.turned
+            text += f", the turns moved on (move {number} is now {names[seat]}'s)"
+    if fixed.dropped and fixed.refusal is not None:
+        refusal = fixed.refusal
+        text += (
+            f"; move {fixed.stopped} ({words(fixed.dropped[0], names)}) no longer fits: "
+            f"{refusal.message} — moves from there on taken back"
+        )
+        if refusal.rule:
+            text += f" ({refusal.rule})"
+    return text
+
+
+def _instead(was: Move, now: tuple[Move, ...], names: tuple[str, ...]) -> str:
+    """How the fixed move differs from what was entered, in the fewest words."""
+    only = now[0] if len(now) == 1 else None
+    if only is not None and only.seat == was.seat and only.kind == was.kind == "play":
+        assert only.tile is not None and was.tile is not None
+        if was.arm is None:  # a lead: the tile, or which way round it was laid (R4)
+            return f", not {was.tile}"
+        if only.tile == was.tile:
+            return f", not on the {was.arm} end"
+        if only.arm == was.arm:
+            return f", not {Tile(*was.tile.key)}"
+        return f", not {Tile(*was.tile.key)} on the {was.arm} end"
+    if only is not None and only.seat == was.seat and only.kind == was.kind == "draw":
+        return f", not {was.drawn}"
+    return f" (entered as: {words(was, names)})"
+
+
+def _plural(count: int, one: str) -> str:
+    return f"{count} {one}" if count == 1 else f"{count} {one}s"
