@@ -16,7 +16,7 @@ from typing import Any
 from flask import Blueprint, abort, redirect, render_template, request, session, url_for
 from flask.typing import ResponseReturnValue
 
-from .drawing import draw_layout, picker_tiles
+from .drawing import draw_layout
 from .games import store
 from .rules import (
     DOUBLE_SIX,
@@ -33,17 +33,18 @@ from .rules import (
     whole_number,
 )
 from .rules.correction import can_fix, words
+from .screen import Notice, PickerTile, refusal_notice
 from .store import Snapshot, StaleRevision
 
 bp = Blueprint("fixes", __name__)
 
 
-def fix_entries(snap: Snapshot) -> list[dict[str, Any]]:
+def fix_entries(snap: Snapshot, viewer: bool) -> list[dict[str, Any]]:
     """For the game log: the moves of the hand being played as they stand, each with the
     address of its fix page; none on a watch link, or once the hand is settled."""
     state = snap.state
     hand = state.hand
-    if snap.id == snap.view_id or hand is None or not can_fix(state):
+    if viewer or hand is None or not can_fix(state):
         return []
     names = state.options.players
     base = url_for("fixes.fix", game_id=snap.id, entry=0)[:-1]  # one URL built, not one a move
@@ -59,9 +60,6 @@ def fix_entries(snap: Snapshot) -> list[dict[str, Any]]:
     ]
 
 
-bp.record_once(lambda setup: setup.app.jinja_env.globals.update(fix_entries=fix_entries))
-
-
 @bp.get("/g/<game_id>/fix/<int:entry>")
 def fix(game_id: str, entry: int) -> ResponseReturnValue:
     snapshot = store().get(game_id)
@@ -75,18 +73,14 @@ def apply_fix(game_id: str, entry: int) -> ResponseReturnValue:
         correction = Correct(entry, _chosen())
         after, outcome = store().apply(game_id, seq, correction)
     except StaleRevision as stale:
-        notice = {"tone": "stale", "text": stale.message}
+        notice = Notice("stale", stale.message)
         return _page(stale.current, entry, "", notice, status=409)
     except RuleError as refusal:
-        text = refusal.message[:1].upper() + refusal.message[1:]
-        notice = {"tone": "refused", "text": text, "rule": refusal.rule}
+        notice = refusal_notice(refusal)
         return _page(store().get(game_id), entry, request.form.get("tile", ""), notice, 422)
     fixed = outcome.fixed
-    session["notice"] = {
-        "tone": "stale" if fixed and fixed.dropped else "ok",
-        "text": outcome.message,
-        "next": outcome.next,
-    }
+    tone = "stale" if fixed and fixed.dropped else "ok"
+    session["notice"] = Notice(tone, outcome.message, next=outcome.next).as_dict()
     return redirect(url_for("pages.game", game_id=after.id), 303)
 
 
@@ -120,14 +114,14 @@ def _page(
     snapshot: Snapshot,
     entry: int,
     tile_text: str,
-    notice: dict[str, Any] | None = None,
+    notice: Notice | None = None,
     status: int = 200,
 ) -> ResponseReturnValue:
     state = snapshot.state
     hand = state.hand
     if hand is None or not can_fix(state) or not 1 <= entry <= len(hand.moves):
         if notice is not None:  # stale: the move is gone from the game as it is now
-            page = render_template("error.html", title="Already changed", message=notice["text"])
+            page = render_template("error.html", title="Already changed", message=notice.text)
             return page, status
         abort(404, f"There is no move {entry} to fix in the hand being played.")
     names = state.options.players
@@ -137,7 +131,7 @@ def _page(
     try:
         chosen = Tile.parse(tile_text) if tile_text else None
     except RuleError as refusal:
-        notice = notice or {"tone": "refused", "text": refusal.message, "rule": refusal.rule}
+        notice = notice or refusal_notice(refusal)
     boneyard = hand.boneyard + sum(m.drawn for m in hand.moves[entry - 1 :])
     return render_template(
         "fix.html",
@@ -151,7 +145,7 @@ def _page(
         before=before,
         drawing=draw_layout(before, None) if before.lead else None,
         who=names[move.seat],
-        tiles=picker_tiles(_hints(move), before.lead is not None, True),
+        tiles=_tiles(move),
         tile=chosen,
         places=_places(state, entry, move, chosen) if chosen else [],
         draws=_draws(state, entry, boneyard),
@@ -165,17 +159,19 @@ def _page(
     ), status
 
 
-def _hints(move: Move) -> list[dict[str, Any]]:
-    """The picker's marks as things stood just before ``move``: what was on the table, and
-    where each tile would have fitted (R5) and for how many points (R11)."""
-    on_table = set(move.before.tiles)
-    hints = []
+def _tiles(move: Move) -> list[PickerTile]:
+    """The picker as things stood just before ``move``: what was on the table, and where each
+    tile would have fitted (R5) and for how many points (R11); before a lead, the leads that
+    score."""
+    before = move.before
+    tiles = []
     for tile in DOUBLE_SIX:
-        played = tile in on_table
-        places = () if played else move.before.placements(tile)
+        played = tile in set(before.tiles)
+        places = () if played else before.placements(tile)
         best = max((p.points for p in places), default=0)
-        hints.append({"tile": tile, "played": played, "places": places, "best": best})
-    return hints
+        fits = bool(places) and (before.lead is not None or best > 0)
+        tiles.append(PickerTile(str(tile), played, fits, best))
+    return tiles
 
 
 def _places(state: GameState, entry: int, move: Move, tile: Tile) -> list[dict[str, Any]]:

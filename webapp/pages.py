@@ -15,7 +15,7 @@ from typing import Any
 from flask import Blueprint, Response, redirect, render_template, request, session, url_for
 from flask.typing import ResponseReturnValue
 
-from . import disputes, screen, teaching
+from . import disputes, fixes, screen, teaching
 from .drawing import piece_svg, qr_svg, tile_svg, tile_symbols, tile_use
 from .games import create_game, recent_games, remember, store
 from .rules import (
@@ -503,7 +503,8 @@ def _show(
 
 def more_of(snapshot: Snapshot, viewer: bool) -> dict[str, Any]:
     """The "More" sheet's live part: dispute links, the last hand's audit and the game log."""
-    return disputes.more_of(snapshot, viewer, _log(snapshot.state))
+    found = disputes.more_of(snapshot, viewer, _log(snapshot.state))
+    return {**found, "fixable": fixes.fix_entries(snapshot, viewer)}
 
 
 def _share_links(snapshot: Snapshot) -> list[dict[str, str]]:
@@ -539,7 +540,7 @@ def _log(state: GameState) -> list[dict[str, Any]]:
         if len(current.results) > len(before.results):
             entry["kind"] = "settle"
         elif hand and earlier is not None and earlier.number == hand.number:
-            if len(hand.moves) > len(earlier.moves):
+            if hand.moves and hand.moves[:-1] == earlier.moves:  # one move added, not a fix
                 move = hand.moves[-1]
                 entry.update(kind=move.kind, points=move.points, who=state.name(move.seat))
         else:
