@@ -54,7 +54,7 @@ def six_moves(page: Page, base: str, fifth: tuple[str, str], sixth: tuple[str, s
 
 def fix_move_3_to_6_5(page: Page) -> None:
     """Game log → Fix move 3 → tile 6-5 → its one end, checking what each screen says."""
-    page.get_by_text("Game log").click()
+    page.get_by_text("More", exact=True).click()
     fix = page.get_by_role("link", name="Fix move 3", exact=True)
     fix.scroll_into_view_if_needed()
     box = fix.bounding_box()
@@ -106,7 +106,7 @@ def test_fixing_move_3_keeps_every_later_move_that_still_fits(
     expect(page.get_by_role("region", name="The layout")).to_contain_text("Count 10 5 + 5 = 10")
     shot(page, "kept")
     # The log keeps the move as entered and the fix; undo takes the fix back.
-    page.get_by_role("button", name=re.compile(r"Undo Fixed move 3")).click()
+    page.get_by_role("button", name=re.compile(r"Undo: Fixed move 3")).click()
     expect(status(page)).to_contain_text("Undone: Fixed move 3")
     expect(score(page, "Cy", 5, 200)).to_be_visible()
 
