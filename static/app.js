@@ -103,7 +103,19 @@
     showWaiting();
   }
 
+  // The tiles waiting to be sent look pressed on the picker, so nobody taps them twice.
+  function markWaiting() {
+    var waiting = {};
+    queue.forEach(function (entry) {
+      entry.fields.forEach(function (field) { if (field[0] === "tile") waiting[field[1]] = true; });
+    });
+    document.querySelectorAll("#picker button[name=tile]").forEach(function (button) {
+      button.classList.toggle("waiting", waiting[button.value] === true);
+    });
+  }
+
   function showWaiting() {
+    markWaiting();
     if (!queue.length) return;
     var why = navigator.onLine === false ? "offline" : (lastProblem || "sending");
     if (sending && navigator.onLine !== false) {
@@ -168,6 +180,7 @@
     if (delivered && target && window.htmx) {
       window.htmx.swap(target, html, { swapStyle: "outerHTML", swapDelay: 0, settleDelay: 0 });
     }
+    markWaiting();
     var now = pageSeq();
     if (response.ok && now === seq + 1) advanced[tapped] = (advanced[tapped] || 0) + 1;
     if (response.ok && document.querySelector("#game [data-guard]")) {
@@ -430,6 +443,7 @@
     restoreAll(event.detail.elt);
   });
   document.addEventListener("htmx:afterSettle", function () {
+    markWaiting();
     afterSubmitted();
     buzz();
     afterUserSwap();

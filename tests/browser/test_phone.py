@@ -33,7 +33,7 @@ pytestmark = pytest.mark.browser
 # a script error) fails the test.
 EXPECTED_LOG = re.compile(
     r"net::ERR_INTERNET_DISCONNECTED|net::ERR_FAILED|Failed to fetch|status of (409|422|503)"
-    r"|Response Status Error Code 503"
+    r"|Response Status Error Code 503|htmx:(afterRequest|sendError|timeout)"
 )
 
 
@@ -132,6 +132,8 @@ def test_taps_made_offline_wait_in_order_and_are_applied_once_when_back_online(
     expect(sync_line(phone)).to_have_text("Not saved — offline, 1 play waiting")
     tile(phone, "4-1").click()
     expect(sync_line(phone)).to_have_text("Not saved — offline, 2 plays waiting")
+    for name in ("6-4", "4-1"):  # shown as waiting on the picker, so nobody taps them twice
+        expect(tile(phone, name)).to_have_class(re.compile(r"\bwaiting\b"))
     assert api.state(game)["seq"] == before["seq"]  # nothing reached the server
 
     context.set_offline(False)
@@ -209,6 +211,28 @@ def test_a_double_tap_on_a_tile_that_fits_two_ends_chooses_no_end(
     right.click()  # a tap that starts after the choice is shown goes through
     expect(phone.get_by_role("status")).to_contain_text("Ben played 5-0 on the right end")
     assert played(api.state(game)) == ["5-5", "5-0"]
+
+
+def test_the_phone_buzzes_briefly_when_a_play_scores_and_not_otherwise(
+    context: BrowserContext, phone: Page, api: Api, live_server: str
+) -> None:
+    """R11: Ana's lone 5-5 counts 10 and scores; Ben's 5-3 then counts 3 + 10 = 13, no score."""
+    context.add_init_script(
+        "window.__buzzes = [];"
+        "navigator.vibrate = (ms) => { window.__buzzes.push(ms); return true; };"
+    )
+    game = api.new_game(["Ana", "Ben"])
+    api.act(game, "start_hand", starter="Ana")
+    phone.goto(f"{live_server}/g/{game}")
+    tile(phone, "5-5").click()
+    expect(phone.get_by_role("status")).to_contain_text("Ana scores 10")
+    phone.wait_for_function("() => window.__buzzes.length > 0", timeout=2_000)
+    assert phone.evaluate("window.__buzzes") == [60]
+    tile(phone, "5-3").click()
+    phone.wait_for_timeout(400)
+    phone.get_by_role("button", name=re.compile(r"^Left")).click()
+    expect(phone.get_by_role("status")).to_contain_text("Ben played 5-3")
+    assert phone.evaluate("window.__buzzes") == [60]
 
 
 # --- settlement survives a reload --------------------------------------------------------------
