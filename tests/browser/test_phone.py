@@ -100,7 +100,9 @@ def sync_line(page: Page) -> Any:
 
 
 def played(state: dict[str, Any]) -> list[str]:
-    return [move["tile"] for move in state["hand"]["moves"] if move.get("tile")]
+    """The tiles played this hand, in order, named high half first as on the picker."""
+    tiles = [move["tile"] for move in state["hand"]["moves"] if move.get("tile")]
+    return ["-".join(sorted(name.split("-"), reverse=True)) for name in tiles]
 
 
 def open_device_panel(page: Page) -> None:
@@ -145,6 +147,37 @@ def test_taps_made_offline_wait_in_order_and_are_applied_once_when_back_online(
     expect(phone.get_by_role("region", name="The layout")).to_contain_text("Count 7")
     expect(tile(phone, "4-1")).to_be_disabled()
     assert phone.evaluate("localStorage.getItem('allfives.queue')") is None
+
+
+def test_a_waiting_tile_that_fits_two_ends_asks_where_and_what_follows_waits_for_the_answer(
+    context: BrowserContext, phone: Page, api: Api, live_server: str
+) -> None:
+    """R9: after Ana's 5-5 spinner, Ben's 5-0 fits left and right; Ana's 6-0 then fits the 0.
+    Both are tapped offline. Back online, the screen asks where 5-0 goes and holds 6-0 back
+    until it is answered; then 6-0 follows at the new revision. R10, R11: the spinner's left
+    side is still open, so it counts whole: [5|5] 10 + 6 = 16, no score."""
+    game = api.new_game(["Ana", "Ben"])
+    api.act(game, "start_hand", starter="Ana")
+    api.act(game, "play", tile="5-5")
+    phone.goto(f"{live_server}/g/{game}")
+    expect(tile(phone, "5-0")).to_be_enabled()
+
+    context.set_offline(True)
+    tile(phone, "5-0").click()
+    tile(phone, "6-0").click()
+    expect(sync_line(phone)).to_have_text("Not saved — offline, 2 plays waiting")
+
+    context.set_offline(False)
+    expect(phone.get_by_role("heading", name=re.compile(r"Where does\s+5-0\s+go"))).to_be_visible()
+    expect(sync_line(phone)).to_have_text("1 play waiting — choose the end first")
+    phone.wait_for_timeout(600)
+    assert played(api.state(game)) == ["5-5"]
+
+    phone.get_by_role("button", name=re.compile(r"^Right")).click()
+    expect(sync_line(phone)).to_have_text("Saved")
+    assert played(api.state(game)) == ["5-5", "5-0", "6-0"]
+    board = phone.get_by_role("region", name="The layout")
+    expect(board).to_contain_text("Count 16 [5|5] 10 + 6 = 16")
 
 
 def test_a_play_whose_request_fails_survives_a_reload_and_is_sent_once(
