@@ -73,6 +73,7 @@
   // the server's revision check still refuses it if anyone else's play came in between.
   var advanced = {};
   var paused = null; // the answer asked a question (an end to choose): wait for it
+  var elsewhere = false; // an answer asks a question that only the game's own screen can show
 
   function pageSeq() {
     var field = document.querySelector("#game input[name=seq]");
@@ -122,6 +123,8 @@
       say("Sending — " + plays(queue.length), "waiting");
     } else if (paused) {
       say(plays(queue.length) + " — choose the end first", "waiting");
+    } else if (elsewhere) {
+      say(plays(queue.length) + " — open the game to choose the end", "waiting");
     } else {
       say("Not saved — " + why + ", " + plays(queue.length), "waiting");
     }
@@ -133,14 +136,30 @@
     return seq;
   }
 
+  // Is this page the game screen the entry was tapped on? (Any page of the app sends what
+  // waits; only that game's screen shows the answer.)
+  function onItsGame(entry) {
+    return location.pathname === entry.path.replace(/\/[a-z_]+$/, "");
+  }
+
+  // The revision the game is at after the last answer (read from the answer itself, so that
+  // it is known on any page).
+  var answered = NaN;
+
+
+  function seqIn(answer) {
+    var field = answer.querySelector("input[name=seq]");
+    return field ? parseInt(field.value, 10) : NaN;
+  }
+
   function sendSeq(entry) {
     var tapped = seqOf(entry);
     var ahead = advanced[tapped] || 0;
-    return ahead && pageSeq() === tapped + ahead ? tapped + ahead : tapped;
+    return ahead && answered === tapped + ahead ? tapped + ahead : tapped;
   }
 
   function flush() {
-    if (sending || paused || !queue.length) return;
+    if (sending || paused || elsewhere || !queue.length) return;
     if (navigator.onLine === false) { showWaiting(); return; }
     var entry = queue[0];
     var tapped = seqOf(entry);
@@ -173,21 +192,29 @@
   }
 
   function deliver(entry, tapped, seq, response, html) {
+    var delivered = DELIVERED.test(String(response.status));
+    var answer = new DOMParser().parseFromString(html, "text/html");
+    var target = onItsGame(entry) ? document.getElementById("game") : null;
+    if (response.ok && !target && answer.querySelector("[data-guard]")) {
+      elsewhere = true; // kept: sent again from the game's screen, which shows the question
+      return;
+    }
     queue.shift();
     remember();
-    var delivered = DELIVERED.test(String(response.status));
-    var target = document.getElementById("game");
     if (delivered && target && window.htmx) {
       window.htmx.swap(target, html, { swapStyle: "outerHTML", swapDelay: 0, settleDelay: 0 });
     }
     markWaiting();
-    var now = pageSeq();
+    var now = delivered ? seqIn(answer) : NaN;
+    answered = now;
     if (response.ok && now === seq + 1) advanced[tapped] = (advanced[tapped] || 0) + 1;
-    if (response.ok && document.querySelector("#game [data-guard]")) {
+    if (response.ok && target && document.querySelector("#game [data-guard]")) {
       paused = { tapped: tapped, at: now };
     }
     if (!delivered) {
       say("Not saved — the server refused it (" + response.status + "). Enter it again.", "refused");
+    } else if (paused && !queue.length) {
+      say("Not saved yet — choose the end", "waiting");
     } else if (queue.length) {
       showWaiting();
     } else if (response.ok) {
@@ -200,9 +227,13 @@
   function afterUserSwap() {
     // The question the queue waited on was answered (or dropped): carry on.
     if (!paused || document.querySelector("#game [data-guard]")) return;
-    if (pageSeq() === paused.at + 1) advanced[paused.tapped] = (advanced[paused.tapped] || 0) + 1;
+    answered = pageSeq();
+    var chosen = answered === paused.at + 1;
+    if (chosen) advanced[paused.tapped] = (advanced[paused.tapped] || 0) + 1;
     paused = null;
-    flush();
+    if (queue.length) flush();
+    else if (chosen) say("Saved", "saved", 4000);
+    else say("Not entered — the end was not chosen", "refused", 6000);
   }
 
   document.addEventListener("htmx:configRequest", function (event) {

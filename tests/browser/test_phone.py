@@ -180,6 +180,35 @@ def test_a_waiting_tile_that_fits_two_ends_asks_where_and_what_follows_waits_for
     expect(board).to_contain_text("Count 16 [5|5] 10 + 6 = 16")
 
 
+def test_a_waiting_tile_that_needs_an_end_is_asked_on_its_game_screen_not_elsewhere(
+    phone: Page, api: Api, live_server: str
+) -> None:
+    """R9: 5-0 after the 5-5 spinner needs an end. Its request fails; the phone then opens the
+    home page, which sends what waits but cannot show the question: the tap stays waiting, and
+    the game screen asks where it goes."""
+    game = api.new_game(["Ana", "Ben"])
+    api.act(game, "start_hand", starter="Ana")
+    api.act(game, "play", tile="5-5")
+    phone.goto(f"{live_server}/g/{game}")
+
+    def fail(route: Any) -> None:
+        route.abort()
+
+    phone.route("**/play", fail)
+    tile(phone, "5-0").click()
+    expect(sync_line(phone)).to_have_text("Not saved — no connection, 1 play waiting")
+    phone.unroute("**/play", fail)
+    phone.goto(live_server + "/")
+    expect(sync_line(phone)).to_have_text("1 play waiting — open the game to choose the end")
+    phone.goto(f"{live_server}/g/{game}")
+    expect(phone.get_by_role("heading", name=re.compile(r"Where does\s+5-0\s+go"))).to_be_visible()
+    expect(sync_line(phone)).to_have_text("Not saved yet — choose the end")
+    phone.wait_for_timeout(400)
+    phone.get_by_role("button", name=re.compile(r"^Left")).click()
+    expect(sync_line(phone)).to_have_text("Saved")
+    assert played(api.state(game)) == ["5-5", "5-0"]
+
+
 def test_a_play_whose_request_fails_survives_a_reload_and_is_sent_once(
     phone: Page, api: Api, live_server: str
 ) -> None:
