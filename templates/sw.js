@@ -16,6 +16,7 @@ var OFFLINE = {{ offline_url|tojson }};
 var SHELL = {{ shell|tojson }};
 var STATIC_PREFIX = {{ static_prefix|tojson }};
 var PAGE_TIMEOUT_MS = 4000;
+var PAGES_KEPT = 40; // the last pages seen (the game screens of an evening), oldest dropped
 
 self.addEventListener("install", function (event) {
   event.waitUntil(Promise.all([
@@ -43,6 +44,18 @@ function fromStatic(request) {
   });
 }
 
+function keepPage(cache, request, response) {
+  return cache.put(request, response).then(function () {
+    return cache.keys();
+  }).then(function (keys) {
+    var shell = SHELL.pages.map(function (path) { return new URL(path, self.location).href; });
+    var extra = keys.filter(function (key) { return shell.indexOf(key.url) < 0; });
+    return Promise.all(extra.slice(0, Math.max(0, extra.length - PAGES_KEPT)).map(function (key) {
+      return cache.delete(key);
+    }));
+  });
+}
+
 function fromNetworkFirst(request) {
   return caches.open(PAGE_CACHE).then(function (cache) {
     var fallback = function () {
@@ -58,7 +71,7 @@ function fromNetworkFirst(request) {
         });
       }, PAGE_TIMEOUT_MS);
       fetch(request).then(function (response) {
-        if (response.ok && response.type === "basic") cache.put(request, response.clone());
+        if (response.ok && response.type === "basic") keepPage(cache, request, response.clone());
         if (!settled) { settled = true; clearTimeout(timer); resolve(response); }
       }).catch(function () {
         clearTimeout(timer);

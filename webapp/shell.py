@@ -44,6 +44,7 @@ def manifest() -> ResponseReturnValue:
         for size in (192, 512)
     ]
     body = {
+        "id": url_for("pages.home"),
         "name": NAME,
         "short_name": NAME,
         "description": "Score-keeping for All Fives dominoes, one phone at the table.",

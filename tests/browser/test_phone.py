@@ -380,6 +380,20 @@ def test_the_keep_screen_on_switch_holds_a_wake_lock_or_says_it_cannot(
     expect(switch).to_have_attribute("aria-pressed", "false")
 
 
+def test_a_browser_without_wake_lock_says_so_instead_of_pretending(
+    context: BrowserContext, phone: Page, live_server: str
+) -> None:
+    context.add_init_script("delete Navigator.prototype.wakeLock;")
+    phone.goto(live_server + "/")
+    open_device_panel(phone)
+    switch = phone.get_by_role("button", name="Keep the screen on")
+    switch.click()
+    expect(phone.locator("[data-wakelock-note]")).to_have_text(
+        "This browser cannot keep the screen on: set the phone's screen timeout instead."
+    )
+    expect(switch).to_have_attribute("aria-pressed", "false")
+
+
 PAPER_LIGHT = "rgb(243, 240, 232)"  # --paper, light
 PAPER_DARK = "rgb(15, 21, 18)"  # --paper, dark
 
