@@ -4,7 +4,9 @@
 (function () {
   "use strict";
   var choice = null;
-  try { choice = window.localStorage.getItem("allfives.theme"); } catch (e) { /* storage off */ }
+  try {
+    choice = JSON.parse(window.localStorage.getItem("allfives.theme"));
+  } catch (e) { /* storage off, or not ours */ }
   var root = document.documentElement;
   if (choice === "light" || choice === "dark") {
     root.setAttribute("data-theme", choice);

@@ -47,13 +47,14 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.config["DATABASE_URL"] = url
     app.extensions["allfives_store"] = open_store(url, app.config["SQLITE_SYNCHRONOUS"])
 
-    from . import api, compress, disputes, errors, fixes, pages, security, teaching
+    from . import api, compress, disputes, errors, fixes, pages, security, shell, teaching
 
     app.register_blueprint(api.bp)
     app.register_blueprint(pages.bp)
     app.register_blueprint(disputes.bp)
     app.register_blueprint(teaching.bp)
     app.register_blueprint(fixes.bp)
+    shell.register(app)  # the installable app: manifest, service worker, offline page
     errors.register(app)
     security.register(app)
     compress.register(app)

@@ -132,6 +132,9 @@ def play(
             choice = picker.get_by_role("button", name=re.compile(rf"^{arm}\b", re.I))
             expect(choice).to_contain_text(f"{points} points")
         assert end is not None
+        # As a person would, tap once the choice has been read: a tap within 350 ms of the
+        # choice appearing is taken for the second tap of a double tap and ignored.
+        page.wait_for_timeout(400)
         picker.get_by_role("button", name=re.compile(rf"^{end}\b", re.I)).click()
     expect(status(page)).to_contain_text(says)
     if last:

@@ -1,0 +1,520 @@
+/* All Fives on the phone: what lives in the browser, hooked to the markup by small contracts.
+
+   - Nothing lost: an action (a form posting to /g/<id>/… with a `seq` field) whose request
+     fails, times out or meets a 502/503/504 is kept in localStorage with its exact fields and
+     sent again, in order, when the connection is back. The line #sync says what is waiting.
+   - [data-guard]: a control that ignores a click whose press began before it was shown, or that
+     comes within GUARD_MS of it being shown (the second tap of a double tap).
+   - form[data-persist="<key>"]: its inputs are kept as they are typed and put back after a
+     reload or a swap; dropped once a form with that key is submitted successfully.
+   - [data-points] on a swapped-in notice: a short vibration when it is more than 0.
+   - The "this phone" panel (_device.html): keep the screen awake, and the colour theme.
+
+   No inline script anywhere (the CSP forbids it); this file is loaded with `defer`. */
+(function () {
+  "use strict";
+
+  var PREFIX = "allfives.";
+  var QUEUE_KEY = PREFIX + "queue";
+  var FORM_PREFIX = PREFIX + "form.";
+  var RETRY_MS = 3000;
+  var SEND_TIMEOUT_MS = 8000;
+  var GUARD_MS = 350;
+  var RETRYABLE = [502, 503, 504];
+  var DELIVERED = /^(2\d\d|409|422)$/;
+  var ACTION_PATH = /^\/g\/[^/]+\/[a-z_]+$/;
+
+  // --- storage that never throws (private mode, storage full) -------------------------------
+
+  function load(key, fallback) {
+    try {
+      var raw = window.localStorage.getItem(key);
+      return raw === null ? fallback : JSON.parse(raw);
+    } catch (e) {
+      return fallback;
+    }
+  }
+
+  function save(key, value) {
+    try {
+      if (value === null) window.localStorage.removeItem(key);
+      else window.localStorage.setItem(key, JSON.stringify(value));
+    } catch (e) { /* nothing to do: the page still works, it just will not remember */ }
+  }
+
+  // --- the status line ----------------------------------------------------------------------
+
+  var hideTimer = null;
+
+  function say(text, tone, linger) {
+    var line = document.getElementById("sync");
+    if (!line) return;
+    window.clearTimeout(hideTimer);
+    line.textContent = text;
+    line.className = "sync " + tone;
+    line.hidden = false;
+    if (linger) {
+      hideTimer = window.setTimeout(function () { line.hidden = true; }, linger);
+    }
+  }
+
+  function plays(n) {
+    return n + (n === 1 ? " play" : " plays") + " waiting";
+  }
+
+  // --- nothing lost: the queue of actions not yet answered ----------------------------------
+
+  var queue = load(QUEUE_KEY, []);
+  if (!Array.isArray(queue)) queue = [];
+  var sending = false;
+  var lastProblem = "";
+  // Entries tapped one after another on the same screen carry the same seq. When the one before
+  // was applied and moved the game on by exactly one revision, the next is sent at the new one:
+  // the server's revision check still refuses it if anyone else's play came in between.
+  var advanced = {};
+  var paused = null; // the answer asked a question (an end to choose): wait for it
+  var elsewhere = false; // an answer asks a question that only the game's own screen can show
+
+  function pageSeq() {
+    var live = document.getElementById("live");
+    return live ? parseInt(live.getAttribute("data-seq"), 10) : NaN;
+  }
+
+  function isAction(config) {
+    return config.verb === "post" && ACTION_PATH.test(config.path) && config.formData &&
+      config.formData.has("seq");
+  }
+
+  function fieldsOf(formData) {
+    var fields = [];
+    formData.forEach(function (value, name) {
+      if (typeof value === "string") fields.push([name, value]);
+    });
+    return fields;
+  }
+
+  function remember() {
+    save(QUEUE_KEY, queue.length ? queue : null);
+  }
+
+  function enqueue(entry, problem) {
+    queue.push({ path: entry.path, fields: entry.fields, at: Date.now() });
+    remember();
+    lastProblem = problem;
+    showWaiting();
+  }
+
+  // The tiles waiting to be sent look pressed on the picker, so nobody taps them twice.
+  function markWaiting() {
+    var waiting = {};
+    queue.forEach(function (entry) {
+      entry.fields.forEach(function (field) { if (field[0] === "tile") waiting[field[1]] = true; });
+    });
+    document.querySelectorAll("#work button[name=tile]").forEach(function (button) {
+      button.classList.toggle("waiting", waiting[button.value] === true);
+    });
+  }
+
+  function showWaiting() {
+    markWaiting();
+    if (!queue.length) return;
+    var why = navigator.onLine === false ? "offline" : (lastProblem || "sending");
+    if (sending && navigator.onLine !== false) {
+      say("Sending — " + plays(queue.length), "waiting");
+    } else if (paused) {
+      say(plays(queue.length) + " — choose the end first", "waiting");
+    } else if (elsewhere) {
+      say(plays(queue.length) + " — open the game to choose the end", "waiting");
+    } else {
+      say("Not saved — " + why + ", " + plays(queue.length), "waiting");
+    }
+  }
+
+  function seqOf(entry) {
+    var seq = NaN;
+    entry.fields.forEach(function (field) { if (field[0] === "seq") seq = parseInt(field[1], 10); });
+    return seq;
+  }
+
+  // Is this page the game screen the entry was tapped on? (Any page of the app sends what
+  // waits; only that game's screen shows the answer.)
+  function onItsGame(entry) {
+    return location.pathname === entry.path.replace(/\/[a-z_]+$/, "");
+  }
+
+  // The revision the game is at after the last answer (read from the answer itself, so that
+  // it is known on any page).
+  var answered = NaN;
+
+
+  function seqIn(answer) {
+    // The revision is on the poll region, sent with every answer that moved the game (a
+    // refusal sends only its notice: the revision did not change).
+    var live = answer.getElementById("live");
+    return live ? parseInt(live.getAttribute("data-seq"), 10) : NaN;
+  }
+
+  function sendSeq(entry) {
+    var tapped = seqOf(entry);
+    var ahead = advanced[tapped] || 0;
+    return ahead && answered === tapped + ahead ? tapped + ahead : tapped;
+  }
+
+  function flush() {
+    if (sending || paused || elsewhere || !queue.length) return;
+    if (navigator.onLine === false) { showWaiting(); return; }
+    var entry = queue[0];
+    var tapped = seqOf(entry);
+    var seq = sendSeq(entry);
+    var body = new URLSearchParams();
+    entry.fields.forEach(function (field) {
+      body.append(field[0], field[0] === "seq" ? String(seq) : field[1]);
+    });
+    var abort = new AbortController();
+    var timer = window.setTimeout(function () { abort.abort(); }, SEND_TIMEOUT_MS);
+    sending = true;
+    showWaiting();
+    fetch(entry.path, {
+      method: "POST",
+      body: body,
+      credentials: "same-origin",
+      signal: abort.signal,
+      headers: { "HX-Request": "true", "HX-Target": "game", "HX-Current-URL": location.href },
+    }).then(function (response) {
+      if (RETRYABLE.indexOf(response.status) >= 0) throw new Error("no answer from the server");
+      return response.text().then(function (html) { deliver(entry, tapped, seq, response, html); });
+    }).catch(function (error) {
+      lastProblem = error && error.name === "AbortError" ? "no answer in time" :
+        (navigator.onLine === false ? "offline" : "no connection");
+    }).then(function () {
+      window.clearTimeout(timer);
+      sending = false;
+      if (queue.length) { showWaiting(); if (!paused) window.setTimeout(flush, 0); }
+    });
+  }
+
+  function deliver(entry, tapped, seq, response, html) {
+    var delivered = DELIVERED.test(String(response.status));
+    var answer = new DOMParser().parseFromString(html, "text/html");
+    var target = onItsGame(entry) ? document.getElementById("game") : null;
+    if (response.ok && !target && answer.querySelector("[data-guard]")) {
+      elsewhere = true; // kept: sent again from the game's screen, which shows the question
+      return;
+    }
+    queue.shift();
+    remember();
+    if (delivered && target && window.htmx) {
+      // The answer is the regions it changed, each swapped into place by its id (out of band).
+      window.htmx.swap(target, html, { swapStyle: "none", swapDelay: 0, settleDelay: 0 });
+    }
+    markWaiting();
+    var now = delivered ? seqIn(answer) : NaN;
+    if (delivered && isNaN(now)) now = pageSeq(); // an answer that did not move the game
+    answered = now;
+    if (response.ok && now === seq + 1) advanced[tapped] = (advanced[tapped] || 0) + 1;
+    if (response.ok && target && document.querySelector("#game [data-guard]")) {
+      paused = { tapped: tapped, at: now };
+    }
+    if (!delivered) {
+      say("Not saved — the server refused it (" + response.status + "). Enter it again.", "refused");
+    } else if (paused && !queue.length) {
+      say("Not saved yet — choose the end", "waiting");
+    } else if (queue.length) {
+      showWaiting();
+    } else if (response.ok) {
+      say("Saved", "saved", 4000);
+    } else {
+      say("Sent — not applied, see the message", "saved", 6000);
+    }
+  }
+
+  function afterUserSwap() {
+    // The question the queue waited on was answered (or dropped): carry on.
+    if (!paused || document.querySelector("#game [data-guard]")) return;
+    answered = pageSeq();
+    var chosen = answered === paused.at + 1;
+    if (chosen) advanced[paused.tapped] = (advanced[paused.tapped] || 0) + 1;
+    paused = null;
+    if (queue.length) flush();
+    else if (chosen) say("Saved", "saved", 4000);
+    else say("Not entered — the end was not chosen", "refused", 6000);
+  }
+
+  document.addEventListener("htmx:configRequest", function (event) {
+    var config = event.detail;
+    if (!isAction(config)) return;
+    var entry = { path: config.path, fields: fieldsOf(config.formData) };
+    config.allfivesEntry = entry;
+    if ((queue.length && !paused) || navigator.onLine === false) {
+      event.preventDefault(); // behind what is waiting, in order
+      enqueue(entry, navigator.onLine === false ? "offline" : lastProblem);
+      flush();
+    }
+  });
+
+  function failed(event, problem) {
+    var config = event.detail.requestConfig;
+    var entry = config && config.allfivesEntry;
+    if (!entry || entry.queued) return;
+    entry.queued = true;
+    enqueue(entry, navigator.onLine === false ? "offline" : problem);
+  }
+
+  document.addEventListener("htmx:sendError", function (event) { failed(event, "no connection"); });
+  document.addEventListener("htmx:timeout", function (event) { failed(event, "no answer in time"); });
+  document.addEventListener("htmx:afterRequest", function (event) {
+    var xhr = event.detail.xhr;
+    if (xhr && RETRYABLE.indexOf(xhr.status) >= 0) failed(event, "no answer from the server");
+  });
+  window.addEventListener("online", flush);
+  window.addEventListener("offline", showWaiting);
+  window.setInterval(flush, RETRY_MS);
+
+  // --- no accidental entries: [data-guard] ---------------------------------------------------
+
+  var lastPress = -Infinity;
+  var shownAt = typeof WeakMap === "function" ? new WeakMap() : null;
+
+  function markShown(root) {
+    if (!shownAt) return;
+    var now = performance.now();
+    var found = root.matches && root.matches("[data-guard]") ? [root] : [];
+    root.querySelectorAll("[data-guard]").forEach(function (el) { found.push(el); });
+    found.forEach(function (el) { if (!shownAt.has(el)) shownAt.set(el, now); });
+  }
+
+  document.addEventListener("pointerdown", function (event) { lastPress = event.timeStamp; }, true);
+  document.addEventListener("click", function (event) {
+    var guarded = event.target.closest && event.target.closest("[data-guard]");
+    if (!guarded || !shownAt) return;
+    var shown = shownAt.get(guarded);
+    if (shown === undefined) return;
+    var early = performance.now() - shown < GUARD_MS;
+    var pressedBefore = event.detail > 0 && lastPress < shown; // keyboard clicks have no press
+    if (early || pressedBefore) {
+      event.preventDefault();
+      event.stopImmediatePropagation();
+    }
+  }, true);
+
+  // --- settlement survives a reload: form[data-persist] --------------------------------------
+
+  function persistedFields(form) {
+    return Array.prototype.filter.call(form.elements, function (el) {
+      return el.name && (el.type === "checkbox" || el.type === "number" || el.type === "text" ||
+        el.tagName === "SELECT");
+    });
+  }
+
+  function keep(form) {
+    var values = {};
+    var fields = persistedFields(form);
+    if (!fields.length) return; // a confirming form of hidden fields shares the key: no say
+    fields.forEach(function (el) {
+      if (el.type === "checkbox") {
+        if (el.checked) (values[el.name] = values[el.name] || []).push(el.value);
+      } else if (el.value !== "") {
+        values[el.name] = el.value;
+      }
+    });
+    var any = Object.keys(values).length > 0;
+    save(FORM_PREFIX + form.dataset.persist, any ? { at: Date.now(), values: values } : null);
+  }
+
+  function restore(form) {
+    var kept = load(FORM_PREFIX + form.dataset.persist, null);
+    if (!kept || !kept.values) { keep(form); return; }
+    persistedFields(form).forEach(function (el) {
+      var value = kept.values[el.name];
+      if (el.type === "checkbox") {
+        el.checked = Array.isArray(value) && value.indexOf(el.value) >= 0;
+        var details = el.closest("details");
+        if (el.checked && details) details.open = true;
+      } else if (value !== undefined) {
+        el.value = value;
+      }
+    });
+    // What was typed before the reload is previewed again, as if it had just been typed.
+    form.dispatchEvent(new Event("change", { bubbles: true }));
+  }
+
+  function restoreAll(root) {
+    var forms = root.matches && root.matches("form[data-persist]") ? [root] : [];
+    root.querySelectorAll("form[data-persist]").forEach(function (form) { forms.push(form); });
+    forms.forEach(restore);
+  }
+
+  function forgetOld() {
+    var week = 7 * 24 * 3600 * 1000;
+    try {
+      for (var i = window.localStorage.length - 1; i >= 0; i--) {
+        var key = window.localStorage.key(i);
+        if (key && key.indexOf(FORM_PREFIX) === 0) {
+          var kept = load(key, null);
+          if (!kept || !(Date.now() - kept.at < week)) window.localStorage.removeItem(key);
+        }
+      }
+    } catch (e) { /* storage off */ }
+  }
+
+  function onInput(event) {
+    var form = event.target.form;
+    if (form && form.dataset.persist) keep(form);
+  }
+  document.addEventListener("input", onInput);
+  document.addEventListener("change", onInput);
+  // A successful submission drops what was kept; once the answer is on screen, a form with the
+  // same key (the settlement's preview still shows it) keeps its values from there.
+  var submitted = [];
+  document.addEventListener("htmx:afterRequest", function (event) {
+    // The form itself, even once the answer has replaced it (detail.elt is then another element).
+    var config = event.detail.requestConfig;
+    var elt = config && config.elt;
+    var form = elt && elt.closest ? elt.closest("form") : null;
+    var posted = config && config.verb === "post"; // the preview's GETs submit nothing
+    if (form && form.dataset.persist && posted && event.detail.successful) {
+      submitted.push(form.dataset.persist);
+    }
+  });
+
+  function afterSubmitted() {
+    submitted.splice(0).forEach(function (key) {
+      save(FORM_PREFIX + key, null);
+      document.querySelectorAll("form[data-persist]").forEach(function (form) {
+        if (form.dataset.persist === key) keep(form);
+      });
+    });
+  }
+
+  // --- a short vibration when a play scores -------------------------------------------------
+
+  var reduced = window.matchMedia ? window.matchMedia("(prefers-reduced-motion: reduce)") : null;
+
+  function buzz() {
+    if (!navigator.vibrate || (reduced && reduced.matches)) return;
+    var notice = document.querySelector("#notice [data-points]");
+    if (notice && parseInt(notice.dataset.points, 10) > 0) navigator.vibrate(60);
+  }
+
+  // --- this phone: keep the screen on -------------------------------------------------------
+
+  var WAKE_KEY = PREFIX + "wakelock";
+  var lock = null;
+
+  function wakeButton() { return document.querySelector("[data-wakelock]"); }
+
+  function wakeNote(text) {
+    var note = document.querySelector("[data-wakelock-note]");
+    if (note) note.textContent = text;
+  }
+
+  function showWake(on) {
+    var button = wakeButton();
+    if (button) button.setAttribute("aria-pressed", on ? "true" : "false");
+  }
+
+  function acquire() {
+    if (!("wakeLock" in navigator)) {
+      wakeNote("This browser cannot keep the screen on: set the phone's screen timeout instead.");
+      showWake(false);
+      return;
+    }
+    if (lock || document.visibilityState !== "visible") return;
+    navigator.wakeLock.request("screen").then(function (sentinel) {
+      lock = sentinel;
+      showWake(true);
+      wakeNote("The screen stays on while this page is open.");
+      sentinel.addEventListener("release", function () { lock = null; });
+    }).catch(function (error) {
+      showWake(false);
+      wakeNote("The phone did not allow keeping the screen on (" + error.name + ").");
+    });
+  }
+
+  function releaseLock() {
+    if (lock) lock.release();
+    lock = null;
+    showWake(false);
+    wakeNote("The screen turns off as the phone's settings say.");
+  }
+
+  document.addEventListener("click", function (event) {
+    var button = event.target.closest && event.target.closest("[data-wakelock]");
+    if (!button) return;
+    var on = button.getAttribute("aria-pressed") !== "true";
+    save(WAKE_KEY, on ? "on" : null);
+    if (on) acquire(); else releaseLock();
+  });
+  document.addEventListener("visibilitychange", function () {
+    if (document.visibilityState === "visible" && load(WAKE_KEY, null) === "on") acquire();
+  });
+
+  // --- this phone: colours ------------------------------------------------------------------
+
+  var THEME_KEY = PREFIX + "theme";
+  var FELT = { light: "#17432f", dark: "#0f2e21" };
+
+  function applyTheme(choice) {
+    var root = document.documentElement;
+    if (choice === "light" || choice === "dark") root.setAttribute("data-theme", choice);
+    else root.removeAttribute("data-theme");
+    document.querySelectorAll("meta[name=theme-color]").forEach(function (meta) {
+      var scheme = /dark/.test(meta.media) ? "dark" : "light";
+      meta.content = FELT[choice === "light" || choice === "dark" ? choice : scheme];
+    });
+    document.querySelectorAll("[data-theme-choice]").forEach(function (button) {
+      var mine = button.dataset.themeChoice === (choice || "system");
+      button.setAttribute("aria-pressed", mine ? "true" : "false");
+    });
+  }
+
+  document.addEventListener("click", function (event) {
+    var button = event.target.closest && event.target.closest("[data-theme-choice]");
+    if (!button) return;
+    var choice = button.dataset.themeChoice;
+    save(THEME_KEY, choice === "system" ? null : choice);
+    applyTheme(choice === "system" ? null : choice);
+  });
+
+  // --- wiring -------------------------------------------------------------------------------
+
+  document.addEventListener("htmx:load", function (event) {
+    markShown(event.detail.elt);
+    restoreAll(event.detail.elt);
+  });
+  // An answer swaps several regions, each settling on its own: what follows a whole answer
+  // runs once, after the last of them.
+  var settling = false;
+  document.addEventListener("htmx:afterSettle", function (event) {
+    if (event.target && event.target.id === "notice") buzz(); // a new notice, not an old one
+    if (settling) return;
+    settling = true;
+    window.setTimeout(function () {
+      settling = false;
+      markWaiting();
+      afterSubmitted();
+      afterUserSwap();
+    }, 0);
+  });
+
+  function start() {
+    markShown(document);
+    forgetOld();
+    restoreAll(document);
+    document.querySelectorAll("[data-device]").forEach(function (panel) { panel.hidden = false; });
+    applyTheme(load(THEME_KEY, null));
+    if (load(WAKE_KEY, null) === "on") acquire();
+    else if (!("wakeLock" in navigator)) {
+      wakeNote("This browser cannot keep the screen on: set the phone's screen timeout instead.");
+    }
+    if (queue.length) { showWaiting(); flush(); }
+    if ("serviceWorker" in navigator && document.documentElement.dataset.worker) {
+      navigator.serviceWorker.register(document.documentElement.dataset.worker).catch(function () {
+        /* no worker (private mode, an old browser): the app works online as before */
+      });
+    }
+  }
+
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
+  else start();
+})();

@@ -1,0 +1,481 @@
+"""The phone at the table for an evening: a dropped connection, a double tap, a reload in the
+middle of a settlement, the screen kept awake, dim-room colours, and the app opening offline.
+
+The games are set up through the JSON API (README "JSON API") from the test, outside the browser,
+so that taking the browser offline never touches the set-up or the checks: what the server holds
+is read back with ``GET /api/games/<id>``, and what the player saw is read from the page.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import re
+import struct
+import urllib.request
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, Any
+
+import pytest
+
+from tests.browser.conftest import PHONE
+
+with contextlib.suppress(ImportError):  # the ``browser`` fixture skips (or fails under CI)
+    from playwright.sync_api import expect
+
+if TYPE_CHECKING:
+    from playwright.sync_api import BrowserContext, Page
+
+pytestmark = pytest.mark.browser
+
+# What a browser logs when a request cannot reach the server (the point of these tests), and
+# the status of a refused or stale action: expected; any other console error (a CSP violation,
+# a script error) fails the test.
+EXPECTED_LOG = re.compile(
+    r"net::ERR_INTERNET_DISCONNECTED|net::ERR_FAILED|Failed to fetch|status of (409|422|503)"
+    r"|Response Status Error Code 503|htmx:(afterRequest|sendError|timeout)"
+)
+
+
+class Api:
+    """The JSON API, called from the test (never through the browser)."""
+
+    def __init__(self, base: str) -> None:
+        self.base = base
+
+    def call(self, path: str, body: dict[str, Any] | None = None) -> dict[str, Any]:
+        data = json.dumps(body).encode() if body is not None else None
+        request = urllib.request.Request(
+            self.base + path, data=data, headers={"Content-Type": "application/json"}
+        )
+        with urllib.request.urlopen(request, timeout=10) as response:
+            return json.load(response)
+
+    def new_game(self, players: list[str], **rules: Any) -> str:
+        return self.call("/api/games", {"players": players, "rules": rules})["id"]
+
+    def state(self, game_id: str) -> dict[str, Any]:
+        return self.call(f"/api/games/{game_id}")
+
+    def act(self, game_id: str, kind: str, **fields: Any) -> dict[str, Any]:
+        seq = self.state(game_id)["seq"]
+        body = {"seq": seq, "type": kind, **fields}
+        return self.call(f"/api/games/{game_id}/actions", body)["state"]
+
+
+@pytest.fixture
+def api(live_server: str) -> Api:
+    return Api(live_server)
+
+
+@pytest.fixture
+def context(browser) -> Iterator[BrowserContext]:  # type: ignore[no-untyped-def]
+    made = browser.new_context(viewport=PHONE, device_scale_factor=2, has_touch=True)
+    yield made
+    made.close()
+
+
+@pytest.fixture
+def phone(context: BrowserContext) -> Iterator[Page]:
+    tab = context.new_page()
+    tab.set_default_timeout(10_000)
+    errors: list[str] = []
+
+    def console(message: Any) -> None:
+        if message.type == "error" and not EXPECTED_LOG.search(message.text):
+            errors.append(message.text)
+
+    tab.on("console", console)
+    tab.on("pageerror", lambda error: errors.append(f"uncaught {error}"))
+    yield tab
+    assert errors == [], "the page logged errors:\n" + "\n".join(errors)
+
+
+def tile(page: Page, name: str) -> Any:
+    return page.get_by_role("region", name="Tiles").get_by_role("button", name=name, exact=True)
+
+
+def sync_line(page: Page) -> Any:
+    return page.locator("#sync")
+
+
+def played(state: dict[str, Any]) -> list[str]:
+    """The tiles played this hand, in order, named high half first as on the picker."""
+    tiles = [move["tile"] for move in state["hand"]["moves"] if move.get("tile")]
+    return ["-".join(sorted(name.split("-"), reverse=True)) for name in tiles]
+
+
+def spinner_open(api: Api) -> str:
+    """Ana 5-5, Ben 5-3 on the left, Ana 5-2 on the right (R10: up and down open at 5)."""
+    game = api.new_game(["Ana", "Ben"])
+    api.act(game, "start_hand", starter="Ana")
+    api.act(game, "play", tile="5-5")
+    api.act(game, "play", tile="5-3", end="left")
+    api.act(game, "play", tile="5-2", end="right")
+    return game
+
+
+def open_device_panel(page: Page) -> None:
+    page.get_by_label("This phone: screen and colours").click()
+    expect(page.get_by_role("heading", name="This phone", exact=True)).to_be_visible()
+
+
+def background(page: Page) -> str:
+    return page.evaluate("getComputedStyle(document.body).backgroundColor")
+
+
+# --- nothing lost ------------------------------------------------------------------------------
+
+
+def test_taps_made_offline_wait_in_order_and_are_applied_once_when_back_online(
+    context: BrowserContext, phone: Page, api: Api, live_server: str
+) -> None:
+    """R5: Ana leads 6-4 and Ben plays 4-1 on the 4 end while the phone has no connection. Both
+    wait, in order, and are applied exactly once each when it comes back: the second one at the
+    revision the first one made, so the server's revision check (README "JSON API") still holds."""
+    game = api.new_game(["Ana", "Ben"])
+    api.act(game, "start_hand", starter="Ana")
+    before = api.state(game)
+    phone.goto(f"{live_server}/g/{game}")
+    expect(tile(phone, "6-4")).to_be_enabled()
+
+    context.set_offline(True)
+    tile(phone, "6-4").click()
+    expect(sync_line(phone)).to_have_text("Not saved — offline, 1 play waiting")
+    tile(phone, "4-1").click()
+    expect(sync_line(phone)).to_have_text("Not saved — offline, 2 plays waiting")
+    for name in ("6-4", "4-1"):  # shown as waiting on the picker, so nobody taps them twice
+        expect(tile(phone, name)).to_have_class(re.compile(r"\bwaiting\b"))
+    assert api.state(game)["seq"] == before["seq"]  # nothing reached the server
+
+    context.set_offline(False)
+    expect(sync_line(phone)).to_have_text("Saved")
+    after = api.state(game)
+    assert played(after) == ["6-4", "4-1"]
+    assert after["seq"] == before["seq"] + 2
+    # R11: ends 6 and 1 count 7, no score; the screen shows the server's answer.
+    expect(phone.get_by_role("region", name="The layout")).to_contain_text("Count 7")
+    expect(tile(phone, "4-1")).to_be_disabled()
+    assert phone.evaluate("localStorage.getItem('allfives.queue')") is None
+
+
+def test_a_waiting_tile_that_fits_two_ends_asks_where_and_what_follows_waits_for_the_answer(
+    context: BrowserContext, phone: Page, api: Api, live_server: str
+) -> None:
+    """R9, R10: 5-5, 5-3 on the left and 5-2 on the right open the spinner. Ben's 3-2 fits the
+    left 3 and the right 2; Ana's 5-0 then fits up (or down: the same layout, not asked). Both
+    are tapped offline. Back online, the screen asks where 3-2 goes and holds 5-0 back until it
+    is answered; then 5-0 follows at the new revision. R11: 2 + 2 + 0 = 4, no score."""
+    game = spinner_open(api)
+    phone.goto(f"{live_server}/g/{game}")
+    expect(tile(phone, "3-2")).to_be_enabled()
+
+    context.set_offline(True)
+    tile(phone, "3-2").click()
+    tile(phone, "5-0").click()
+    expect(sync_line(phone)).to_have_text("Not saved — offline, 2 plays waiting")
+
+    context.set_offline(False)
+    expect(phone.get_by_role("heading", name=re.compile(r"Where does\s+3-2\s+go"))).to_be_visible()
+    expect(sync_line(phone)).to_have_text("1 play waiting — choose the end first")
+    phone.wait_for_timeout(600)
+    assert played(api.state(game)) == ["5-5", "5-3", "5-2"]
+
+    phone.get_by_role("button", name=re.compile(r"^Left")).click()
+    expect(sync_line(phone)).to_have_text("Saved")
+    assert played(api.state(game)) == ["5-5", "5-3", "5-2", "3-2", "5-0"]
+    board = phone.get_by_role("region", name="The layout")
+    expect(board).to_contain_text("Count 4 2 + 2 + 0 = 4")
+
+
+def test_a_waiting_tile_that_needs_an_end_is_asked_on_its_game_screen_not_elsewhere(
+    phone: Page, api: Api, live_server: str
+) -> None:
+    """3-2 fits the left 3 and the right 2, so it needs an end. Its request fails; the phone then
+    opens the home page, which sends what waits but cannot show the question: the tap stays
+    waiting, and the game screen asks where it goes."""
+    game = spinner_open(api)
+    phone.goto(f"{live_server}/g/{game}")
+
+    def fail(route: Any) -> None:
+        route.abort()
+
+    phone.route("**/play", fail)
+    tile(phone, "3-2").click()
+    expect(sync_line(phone)).to_have_text("Not saved — no connection, 1 play waiting")
+    phone.unroute("**/play", fail)
+    phone.goto(live_server + "/")
+    expect(sync_line(phone)).to_have_text("1 play waiting — open the game to choose the end")
+    phone.goto(f"{live_server}/g/{game}")
+    expect(phone.get_by_role("heading", name=re.compile(r"Where does\s+3-2\s+go"))).to_be_visible()
+    expect(sync_line(phone)).to_have_text("Not saved yet — choose the end")
+    phone.wait_for_timeout(400)
+    phone.get_by_role("button", name=re.compile(r"^Left")).click()
+    expect(sync_line(phone)).to_have_text("Saved")
+    assert played(api.state(game)) == ["5-5", "5-3", "5-2", "3-2"]
+
+
+def test_a_play_whose_request_fails_survives_a_reload_and_is_sent_once(
+    phone: Page, api: Api, live_server: str
+) -> None:
+    """The server answers 503 (a restarting server behind its proxy): the play is kept on the
+    phone, still there after a reload, and applied once when the server answers again."""
+    game = api.new_game(["Ana", "Ben"])
+    api.act(game, "start_hand", starter="Ana")
+    phone.goto(f"{live_server}/g/{game}")
+
+    def unavailable(route: Any) -> None:
+        route.fulfill(status=503, body="Service Unavailable")
+
+    phone.route("**/play", unavailable)
+    tile(phone, "5-5").click()
+    expect(sync_line(phone)).to_have_text("Not saved — no answer from the server, 1 play waiting")
+    phone.reload()
+    expect(sync_line(phone)).to_contain_text("1 play waiting")
+    assert played(api.state(game)) == []
+
+    phone.unroute("**/play", unavailable)
+    expect(sync_line(phone)).to_have_text("Saved", timeout=15_000)
+    state = api.state(game)
+    assert played(state) == ["5-5"]
+    assert state["players"][0]["score"] == 10  # R11: a lone 5-5 counts 10
+    expect(phone.get_by_role("status")).to_contain_text("Ana scores 10")
+
+
+# --- no accidental entries ---------------------------------------------------------------------
+
+
+def test_a_double_tap_on_a_tile_that_fits_two_ends_chooses_no_end(
+    phone: Page, api: Api, live_server: str
+) -> None:
+    """3-2 fits the left 3 and the right 2, so the screen asks. The second tap of a double tap,
+    or a tap right after the choice appears, must not answer that question; a deliberate tap a
+    moment later does."""
+    game = spinner_open(api)
+    phone.goto(f"{live_server}/g/{game}")
+    choices = phone.get_by_role("region", name="Tiles").get_by_role(
+        "button", name=re.compile(r"points")
+    )
+
+    tile(phone, "3-2").dblclick()
+    expect(choices).to_have_count(2)
+    phone.wait_for_timeout(600)
+    assert played(api.state(game)) == ["5-5", "5-3", "5-2"]
+
+    # A second tap landing on "Right" as soon as it is shown (within the guard's 350 ms).
+    phone.get_by_role("link", name="Cancel").click()
+    expect(choices).to_have_count(0)
+    tile(phone, "3-2").click()
+    right = phone.get_by_role("button", name=re.compile(r"^Right"))
+    box = right.bounding_box()
+    assert box is not None
+    phone.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    phone.wait_for_timeout(600)
+    assert played(api.state(game)) == ["5-5", "5-3", "5-2"]
+    expect(choices).to_have_count(2)
+
+    right.click()  # a tap that starts after the choice is shown goes through
+    expect(phone.get_by_role("status")).to_contain_text("Ben played 3-2 on the right end")
+    assert played(api.state(game)) == ["5-5", "5-3", "5-2", "3-2"]
+
+
+def test_the_phone_buzzes_briefly_when_a_play_scores_and_not_otherwise(
+    context: BrowserContext, phone: Page, api: Api, live_server: str
+) -> None:
+    """R11: Ana's lone 5-5 counts 10 and scores; Ben's 5-3 then counts 3 + 10 = 13, no score."""
+    context.add_init_script(
+        "window.__buzzes = [];"
+        "navigator.vibrate = (ms) => { window.__buzzes.push(ms); return true; };"
+    )
+    game = api.new_game(["Ana", "Ben"])
+    api.act(game, "start_hand", starter="Ana")
+    phone.goto(f"{live_server}/g/{game}")
+    tile(phone, "5-5").click()
+    expect(phone.get_by_role("status")).to_contain_text("Ana scores 10")
+    phone.wait_for_function("() => window.__buzzes.length > 0", timeout=2_000)
+    assert phone.evaluate("window.__buzzes") == [60]
+    tile(phone, "5-3").click()  # either side of the lone 5-5: the same layout, not asked
+    expect(phone.get_by_role("status")).to_contain_text("Ben played 5-3")
+    assert phone.evaluate("window.__buzzes") == [60]
+
+
+# --- settlement survives a reload --------------------------------------------------------------
+
+ANA_HELD = ["0-0", "1-0", "2-0", "3-0", "4-0", "5-0", "6-0", "1-1"]  # 23 pips
+
+
+def test_a_reload_in_the_middle_of_a_settlement_keeps_what_was_entered(
+    phone: Page, api: Api, live_server: str
+) -> None:
+    """R6, R7, R13: Ana leads 6-6, Ben draws the whole boneyard, both pass: blocked. The scorer
+    taps Ana's tiles and types Ben's pips; a reload (before and after the preview) keeps both.
+    Confirming settles the hand and forgets the entries."""
+    game = api.new_game(["Ana", "Ben"])
+    api.act(game, "start_hand", starter="Ana")
+    api.act(game, "play", tile="6-6")
+    api.act(game, "draw", count=10)
+    api.act(game, "pass")
+    api.act(game, "pass")
+    assert api.state(game)["status"] == "hand_over"
+    phone.goto(f"{live_server}/g/{game}")
+
+    ana = phone.get_by_role("group", name=re.compile(r"^Ana"))
+    ben = phone.get_by_role("group", name=re.compile(r"^Ben"))
+    for name in ANA_HELD:  # every player's tiles are shown at once
+        ana.get_by_label(name, exact=True).check()
+    ben.get_by_label("Pips").fill("133")  # every unplayed tile but Ana's: 168 - 12 - 23
+
+    def entries_are_kept() -> None:
+        expect(ben.get_by_label("Pips")).to_have_value("133")
+        for name in ANA_HELD:
+            expect(ana.get_by_label(name, exact=True)).to_be_checked()
+        expect(ana.get_by_label("6-5", exact=True)).not_to_be_checked()
+
+    preview = phone.locator("#settle-preview")
+    expect(preview).to_contain_text("Then:")  # the scores, previewed as typed
+    phone.reload()
+    entries_are_kept()
+    expect(preview).to_contain_text("Then:")
+    phone.reload()
+    entries_are_kept()
+
+    phone.get_by_role("button", name="Settle hand 1").click()
+    expect(phone.get_by_role("status")).to_contain_text("Hand 1 settled")
+    state = api.state(game)
+    assert state["status"] == "awaiting_start"
+    assert state["hands"][0]["pips"] == {"Ana": 23, "Ben": 133}
+    phone.wait_for_function(  # forgotten once the answer is on screen
+        "() => !Object.keys(localStorage).some(k => k.startsWith('allfives.form.'))"
+    )
+
+
+# --- this phone: screen and colours ------------------------------------------------------------
+
+
+def test_the_keep_screen_on_switch_holds_a_wake_lock_or_says_it_cannot(
+    phone: Page, live_server: str
+) -> None:
+    phone.goto(live_server + "/")
+    supported = phone.evaluate("'wakeLock' in navigator")
+    open_device_panel(phone)
+    switch = phone.get_by_role("button", name="Keep the screen on")
+    expect(switch).to_have_attribute("aria-pressed", "false")
+    switch.click()
+    note = phone.locator("[data-wakelock-note]")
+    if not supported:
+        expect(note).to_have_text(re.compile("This browser cannot keep the screen on"))
+        expect(switch).to_have_attribute("aria-pressed", "false")
+        return
+    expect(note).to_have_text("The screen stays on while this page is open.")
+    expect(switch).to_have_attribute("aria-pressed", "true")
+    assert phone.evaluate("localStorage.getItem('allfives.wakelock')") == '"on"'
+
+    phone.reload()  # remembered on this phone, and taken again
+    open_device_panel(phone)
+    expect(switch).to_have_attribute("aria-pressed", "true")
+    switch.click()
+    expect(switch).to_have_attribute("aria-pressed", "false")
+    expect(note).to_have_text("The screen turns off as the phone's settings say.")
+    phone.reload()
+    open_device_panel(phone)
+    expect(switch).to_have_attribute("aria-pressed", "false")
+
+
+def test_a_browser_without_wake_lock_says_so_instead_of_pretending(
+    context: BrowserContext, phone: Page, live_server: str
+) -> None:
+    context.add_init_script("delete Navigator.prototype.wakeLock;")
+    phone.goto(live_server + "/")
+    open_device_panel(phone)
+    switch = phone.get_by_role("button", name="Keep the screen on")
+    switch.click()
+    expect(phone.locator("[data-wakelock-note]")).to_have_text(
+        "This browser cannot keep the screen on: set the phone's screen timeout instead."
+    )
+    expect(switch).to_have_attribute("aria-pressed", "false")
+
+
+PAPER_LIGHT = "rgb(243, 240, 232)"  # --paper, light
+PAPER_DARK = "rgb(15, 21, 18)"  # --paper, dark
+
+
+def test_dark_colours_follow_the_phone_and_the_switch_overrides_them(
+    browser: Any, live_server: str
+) -> None:
+    context = browser.new_context(viewport=PHONE, color_scheme="dark")
+    try:
+        page = context.new_page()
+        page.goto(live_server + "/")
+        assert background(page) == PAPER_DARK
+        assert page.evaluate("getComputedStyle(document.documentElement).colorScheme") == "dark"
+        open_device_panel(page)
+        page.get_by_role("button", name="Light", exact=True).click()
+        assert background(page) == PAPER_LIGHT
+        page.reload()  # remembered, and in force before the first paint (theme.js in <head>)
+        assert page.evaluate("document.documentElement.dataset.theme") == "light"
+        assert background(page) == PAPER_LIGHT
+        open_device_panel(page)
+        expect(page.get_by_role("button", name="Light", exact=True)).to_have_attribute(
+            "aria-pressed", "true"
+        )
+        page.get_by_role("button", name="Auto").click()
+        assert background(page) == PAPER_DARK
+
+        page.emulate_media(color_scheme="light")
+        assert background(page) == PAPER_LIGHT
+        page.get_by_role("button", name="Dark", exact=True).click()
+        assert background(page) == PAPER_DARK
+        # The drawn tiles keep their ivory face on the dark table.
+        page.goto(live_server + "/rules")
+        face = page.evaluate(
+            "getComputedStyle(document.querySelector('.domino:not(.last) rect')).fill"
+        )
+        assert face == "rgb(241, 236, 220)"
+    finally:
+        context.close()
+
+
+# --- installable -------------------------------------------------------------------------------
+
+
+def _png_size(data: bytes) -> tuple[int, int]:
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    width, height = struct.unpack(">II", data[16:24])
+    return width, height
+
+
+def test_the_app_can_be_installed_and_opens_with_the_network_off(
+    context: BrowserContext, phone: Page, api: Api, live_server: str
+) -> None:
+    manifest = phone.request.get(live_server + "/manifest.webmanifest")
+    assert manifest.headers["content-type"].startswith("application/manifest+json")
+    body = manifest.json()
+    assert body["display"] == "standalone" and body["start_url"] == "/"
+    sizes = {icon["sizes"]: icon["src"] for icon in body["icons"]}
+    for size in (192, 512):
+        image = phone.request.get(live_server + sizes[f"{size}x{size}"])
+        assert _png_size(image.body()) == (size, size)
+
+    game = api.new_game(["Ana", "Ben"])
+    api.act(game, "start_hand", starter="Ana")
+    phone.goto(live_server + "/")
+    phone.evaluate("navigator.serviceWorker.ready.then(() => true)")
+    phone.goto(f"{live_server}/g/{game}")  # now served through the worker, and kept
+    expect(tile(phone, "6-6")).to_be_enabled()
+    assert phone.evaluate("navigator.serviceWorker.controller !== null")
+
+    context.set_offline(True)
+    phone.goto(live_server + "/")
+    expect(phone.get_by_role("link", name="New game")).to_be_visible()
+    phone.goto(f"{live_server}/g/{game}")  # the copy kept on the phone
+    expect(tile(phone, "6-6")).to_be_enabled()
+    tile(phone, "6-6").click()  # and a tap there waits like any other
+    expect(sync_line(phone)).to_have_text("Not saved — offline, 1 play waiting")
+    phone.goto(live_server + "/rules?never-seen")
+    expect(phone.get_by_role("heading", name="This phone is offline")).to_be_visible()
+
+    context.set_offline(False)  # any page of the app sends what waits
+    expect(sync_line(phone)).to_have_text("Saved")
+    assert played(api.state(game)) == ["6-6"]
+    phone.goto(f"{live_server}/g/{game}")
+    expect(tile(phone, "6-6")).to_be_disabled()
