@@ -4,11 +4,17 @@ from __future__ import annotations
 
 from flask import Flask, jsonify, render_template, request
 from flask.typing import ResponseReturnValue
-from werkzeug.exceptions import HTTPException
+from sqlalchemy.exc import OperationalError
+from werkzeug.exceptions import HTTPException, SecurityError
 
 from . import present
 from .rules import RuleError
 from .store import GameNotFound, StaleRevision
+
+
+class StartupError(Exception):
+    """The app cannot start: one sentence saying what is wrong and what to do. The error it
+    came from is its ``__cause__``."""
 
 
 def _wants_json() -> bool:
@@ -51,6 +57,16 @@ def register(app: Flask) -> None:
         message = error.description or error.name
         if code == 413:
             message = "That request is too large."
+        elif code == 429:
+            message = (
+                "Too many requests from this device in a short time. Nothing was changed: "
+                "wait a minute, then try again."
+            )
+        elif isinstance(error, SecurityError):
+            message = (
+                "This server does not answer to that address. Use the address the players' "
+                "link gives, or set ALLFIVES_PUBLIC_URL or ALLFIVES_ALLOWED_HOSTS on the server."
+            )
         if _wants_json():
             body = {
                 "error": {
@@ -61,6 +77,17 @@ def register(app: Flask) -> None:
             }
             return jsonify(body), code
         return render_template("error.html", title=error.name, message=message), code
+
+    @app.errorhandler(OperationalError)
+    def unavailable(error: OperationalError) -> ResponseReturnValue:
+        # The database went away or the disk filled: one line in the log, not a traceback.
+        app.logger.error("database unavailable: %s", " ".join(str(error.orig).split()))
+        message = "The game store is unavailable just now. Nothing was changed; try again soon."
+        if _wants_json():
+            return jsonify(
+                {"error": {"code": "unavailable", "rule": None, "message": message}}
+            ), 503
+        return render_template("error.html", title="Try again soon", message=message), 503
 
     @app.errorhandler(Exception)
     def crashed(error: Exception) -> ResponseReturnValue:

@@ -13,12 +13,22 @@ from dataclasses import replace
 from datetime import UTC, datetime
 from typing import Any
 
-from flask import Blueprint, Response, redirect, render_template, request, session, url_for
+from flask import (
+    Blueprint,
+    Response,
+    current_app,
+    redirect,
+    render_template,
+    request,
+    session,
+    url_for,
+)
 from flask.typing import ResponseReturnValue
 
 from . import present, teaching
 from .drawing import draw_layout, picker_tiles, piece_svg, qr_svg, tile_svg
 from .games import create_game, recent_games, remember, store
+from .limits import creating
 from .rules import (
     Action,
     Arm,
@@ -119,6 +129,7 @@ def new_game() -> ResponseReturnValue:
 
 
 @bp.post("/new")
+@creating
 def create() -> ResponseReturnValue:
     form = _new_form(request.form)
     resize = request.form.get("resize")
@@ -495,14 +506,21 @@ def _action_urls(game_id: str) -> dict[str, str]:
 
 
 def _share_links(snapshot: Snapshot) -> list[dict[str, str]]:
-    """The edit and view links of a game, each with a QR code a phone camera can read."""
+    """The edit and view links of a game, each with a QR code a phone camera can read.
+
+    They start with the configured public address when there is one, never the Host header
+    (without it, only an allowed Host reaches this far: see ``security.behind_proxy``)."""
+    public = current_app.config["PUBLIC_URL"].rstrip("/")
     links = []
     for label, hint, endpoint, key in (
         ("Players' link", "Lets another phone enter plays.", ".game", snapshot.id),
         ("Watch link", "Shows the game live, changes nothing.", ".view", snapshot.view_id),
     ):
         arg = "game_id" if endpoint == ".game" else "view_id"
-        url = url_for(endpoint, _external=True, **{arg: key})
+        if public:
+            url = public + url_for(endpoint, **{arg: key})
+        else:
+            url = url_for(endpoint, _external=True, **{arg: key})
         links.append({"label": label, "hint": hint, "url": url, "qr": qr_svg(url)})
     return links
 

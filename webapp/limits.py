@@ -1,0 +1,71 @@
+"""How much a request may ask of the server: body sizes and rate limits (README, "Limits").
+
+The limits are counted per client address (the proxy's client once trusted proxy headers are
+on), in memory by default; ``ALLFIVES_RATE_LIMIT_STORAGE`` (a Flask-Limiter storage URI such
+as ``redis://host:6379``) shares the counts between processes.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import TYPE_CHECKING
+
+from flask import current_app
+from flask_limiter import Limiter
+from flask_limiter.util import get_remote_address
+
+if TYPE_CHECKING:
+    from flask import Flask
+    from flask.wrappers import Response
+
+# Every route but import: the biggest form or action body is a few hundred bytes.
+BODY_LIMIT = 64 * 1024
+# Import takes back anything export produced: a 10,000-action game (the most an import
+# takes) exports as about 0.5 MB; 2 MB leaves room for long hands' tile lists.
+IMPORT_BODY_LIMIT = 2 * 1024 * 1024
+# The server refuses anything bigger before it reads (and so spools) a byte of the body.
+SERVER_BODY_LIMIT = IMPORT_BODY_LIMIT
+
+# Generous for a table or a club, where one phone starts a game a night; a script guessing
+# ids or filling the database meets them within a minute.
+DEFAULTS = {
+    "RATE_LIMIT_CREATE": "10 per minute; 100 per hour",
+    "RATE_LIMIT_IMPORT": "5 per minute; 30 per hour",
+    "RATE_LIMIT_LOOKUPS": "30 per minute; 300 per hour",
+}
+
+
+def _setting(name: str) -> str:
+    return str(current_app.config[name])
+
+
+def _not_found(response: Response) -> bool:
+    return response.status_code == 404
+
+
+def _created(response: Response) -> bool:
+    # A game made (the API's 201, the new-game form's redirect), not a refused form.
+    return response.status_code in (201, 303)
+
+
+limiter = Limiter(
+    get_remote_address,
+    headers_enabled=True,
+    application_limits=[lambda: _setting("RATE_LIMIT_LOOKUPS")],
+    application_limits_deduct_when=_not_found,
+)
+# Games made from the page and from the API count together; a refused form does not count.
+creating = limiter.shared_limit(
+    lambda: _setting("RATE_LIMIT_CREATE"), scope="create", deduct_when=_created
+)
+# Every import counts, refused ones too: checking one costs the rules a replay of its log.
+importing = limiter.shared_limit(lambda: _setting("RATE_LIMIT_IMPORT"), scope="import")
+
+
+def register(app: Flask) -> None:
+    """Rate limits on ``app``; ``RATELIMIT_ENABLED`` (``ALLFIVES_RATE_LIMITS=off``) turns
+    them off. Every answer "no such game" counts against the address that asked, on any
+    route, so ids cannot be guessed at speed."""
+    for name, value in DEFAULTS.items():
+        app.config.setdefault(name, os.environ.get(f"ALLFIVES_{name}", value))
+    limiter.init_app(app)
