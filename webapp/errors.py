@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from flask import Flask, jsonify, render_template, request
+from flask import Flask, Response, jsonify, render_template, request
+from flask.globals import request_ctx
 from flask.typing import ResponseReturnValue
 from sqlalchemy.exc import OperationalError
-from werkzeug.exceptions import HTTPException, SecurityError
+from werkzeug.exceptions import HTTPException
 
 from . import present
 from .rules import RuleError
@@ -17,6 +18,14 @@ class StartupError(Exception):
     came from is its ``__cause__``."""
 
 
+def _page(title: str, message: str, code: int, rule: str | None = None) -> ResponseReturnValue:
+    """The error page; plain text when the request's Host header is too malformed for any
+    URL (the page's links) to be built on it."""
+    if request_ctx.url_adapter is None:
+        return Response(f"{title}\n\n{message}\n", code, mimetype="text/plain")
+    return render_template("error.html", title=title, message=message, rule=rule), code
+
+
 def _wants_json() -> bool:
     return request.path.startswith("/api/")
 
@@ -26,16 +35,12 @@ def register(app: Flask) -> None:
     def refused(error: RuleError) -> ResponseReturnValue:
         if _wants_json():
             return jsonify({"error": error.as_dict()}), 422
-        return render_template(
-            "error.html", title="Not allowed", message=error.message, rule=error.rule
-        ), 422
+        return _page("Not allowed", error.message, 422, error.rule)
 
     @app.errorhandler(StaleRevision)
     def stale(error: StaleRevision) -> ResponseReturnValue:
         if not _wants_json():
-            return render_template(
-                "error.html", title="Already changed", message=error.message
-            ), 409
+            return _page("Already changed", error.message, 409)
         body = {
             "error": {"code": "stale_seq", "rule": None, "message": error.message},
             "state": present.game_data(error.current),
@@ -49,7 +54,7 @@ def register(app: Flask) -> None:
             return jsonify(
                 {"error": {"code": "no_such_game", "rule": None, "message": message}}
             ), 404
-        return render_template("error.html", title="No such game", message=message), 404
+        return _page("No such game", message, 404)
 
     @app.errorhandler(HTTPException)
     def http_error(error: HTTPException) -> ResponseReturnValue:
@@ -62,11 +67,6 @@ def register(app: Flask) -> None:
                 "Too many requests from this device in a short time. Nothing was changed: "
                 "wait a minute, then try again."
             )
-        elif isinstance(error, SecurityError):
-            message = (
-                "This server does not answer to that address. Use the address the players' "
-                "link gives, or set ALLFIVES_PUBLIC_URL or ALLFIVES_ALLOWED_HOSTS on the server."
-            )
         if _wants_json():
             body = {
                 "error": {
@@ -76,7 +76,7 @@ def register(app: Flask) -> None:
                 }
             }
             return jsonify(body), code
-        return render_template("error.html", title=error.name, message=message), code
+        return _page(error.name, message, code)
 
     @app.errorhandler(OperationalError)
     def unavailable(error: OperationalError) -> ResponseReturnValue:
@@ -87,7 +87,7 @@ def register(app: Flask) -> None:
             return jsonify(
                 {"error": {"code": "unavailable", "rule": None, "message": message}}
             ), 503
-        return render_template("error.html", title="Try again soon", message=message), 503
+        return _page("Try again soon", message, 503)
 
     @app.errorhandler(Exception)
     def crashed(error: Exception) -> ResponseReturnValue:
@@ -97,4 +97,4 @@ def register(app: Flask) -> None:
             return jsonify(
                 {"error": {"code": "server_error", "rule": None, "message": message}}
             ), 500
-        return render_template("error.html", title="Sorry", message=message), 500
+        return _page("Sorry", message, 500)

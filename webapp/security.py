@@ -18,6 +18,7 @@ from flask import Flask, abort, request, session
 from flask.sessions import SecureCookieSessionInterface
 from flask.wrappers import Response
 from werkzeug.middleware.proxy_fix import ProxyFix
+from werkzeug.sansio.utils import host_is_trusted
 
 from .errors import StartupError
 
@@ -45,6 +46,10 @@ CSRF_HEADER = "X-CSRF-Token"
 CSRF_FIELD = "csrf_token"
 UNSAFE_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 HSTS = "max-age=31536000"
+WRONG_HOST = (
+    "This server does not answer to that address. Use the address the players' link gives, "
+    "or set ALLFIVES_PUBLIC_URL or ALLFIVES_ALLOWED_HOSTS on the server."
+)
 NO_STORE = "no-store"
 
 
@@ -130,14 +135,17 @@ def behind_proxy(app: Flask) -> None:
             app.wsgi_app, x_for=proxies, x_proto=proxies, x_host=proxies, x_port=proxies
         )
     hosts = [name.strip() for name in str(app.config["ALLOWED_HOSTS"]).split(",")]
-    hosts = [name for name in hosts if name]
-    if "*" in hosts:
-        app.config["TRUSTED_HOSTS"] = None
-    elif hosts:
-        app.config["TRUSTED_HOSTS"] = hosts
-    elif not public:
-        app.config["TRUSTED_HOSTS"] = own_names()
+    hosts = [name for name in hosts if name] or ([] if public else own_names())
     app.session_interface = _SessionInterface()
+    if not hosts or "*" in hosts:
+        return
+
+    @app.before_request
+    def check_host() -> None:
+        # Checked here rather than by Flask's TRUSTED_HOSTS, which leaves the request unable
+        # to build any URL, so not even the page saying what is wrong could be shown.
+        if not host_is_trusted(request.host, hosts):
+            abort(400, WRONG_HOST)
 
 
 def own_names() -> list[str]:
