@@ -24,19 +24,28 @@ def free_port() -> int:
 
 
 class Server:
-    """One server process on a database file; can be killed with SIGKILL and started again."""
+    """One server process on a database file; can be killed with SIGKILL and started again.
 
-    def __init__(self, db: str) -> None:
+    ``workers`` above 1 runs it under its process manager; ``env`` adds settings (rate limits
+    are off unless ``env`` turns them on); what it logs goes to the file ``log``."""
+
+    def __init__(
+        self, db: str, workers: int = 1, env: dict[str, str] | None = None, log: str = ""
+    ) -> None:
         self.db = db  # a SQLAlchemy URL
         self.port = free_port()
         self.process: subprocess.Popen[bytes] | None = None
+        self.workers = workers
+        self.env = {"ALLFIVES_RATE_LIMITS": "off", **(env or {})}
+        self.log = log
 
     @property
     def url(self) -> str:
         return f"http://127.0.0.1:{self.port}"
 
     def start(self) -> None:
-        env = {**os.environ, "ALLFIVES_SECRET_KEY": "test"}
+        env = {**os.environ, "ALLFIVES_SECRET_KEY": "test", **self.env}
+        log = open(self.log, "ab") if self.log else subprocess.DEVNULL  # noqa: SIM115
         self.process = subprocess.Popen(
             [
                 sys.executable,
@@ -51,11 +60,15 @@ class Server:
                 str(self.db),
                 "--threads",
                 "8",
+                "--workers",
+                str(self.workers),
             ],
             env=env,
             stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
+            stderr=log,
         )
+        if self.log:
+            log.close()  # type: ignore[union-attr]
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
             try:
