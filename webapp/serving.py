@@ -13,6 +13,7 @@ and with ``--workers N`` gunicorn's master only forks, watches and replaces them
 from __future__ import annotations
 
 import select
+import socket
 from typing import TYPE_CHECKING, Any
 
 from .limits import SERVER_BODY_LIMIT
@@ -44,10 +45,15 @@ def serve_workers(make_app: Any, host: str, port: int, threads: int, workers: in
     whenever one dies. ``make_app`` is called in each worker, after the fork."""
     from gunicorn.app.base import BaseApplication
 
+    # Bound here, so that a port in use is the caller's OSError rather than gunicorn's retries.
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    listener = socket.create_server((host, port), family=family, backlog=WAITRESS["backlog"])
+    listener.set_inheritable(True)
+
     class Master(BaseApplication):  # type: ignore[misc]
         def load_config(self) -> None:
             settings = {
-                "bind": f"[{host}]:{port}" if ":" in host else f"{host}:{port}",
+                "bind": [f"fd://{listener.fileno()}"],
                 "workers": workers,
                 "threads": threads,
                 "worker_class": "webapp.worker.WaitressWorker",
