@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import sqlite3
+
 from flask import Flask, Response, jsonify, render_template, request
 from flask.globals import request_ctx
 from flask.typing import ResponseReturnValue
@@ -11,6 +13,17 @@ from werkzeug.exceptions import HTTPException
 from . import present
 from .rules import RuleError
 from .store import GameNotFound, StaleRevision
+
+
+def _first_and_last(error: BaseException) -> str:
+    """The error that started it, then the one raised: a failed COMMIT is followed by a
+    ROLLBACK that fails too, and the real cause is the first."""
+    chain = [error]
+    while (earlier := chain[-1].__cause__ or chain[-1].__context__) and len(chain) < 10:
+        chain.append(earlier)
+    said = [" ".join(str(getattr(e, "orig", None) or e).split())[:300] for e in chain]
+    first, last = said[-1], said[0]
+    return first if first == last else f"{first} (then, while undoing it: {last})"
 
 
 class StartupError(Exception):
@@ -79,9 +92,10 @@ def register(app: Flask) -> None:
         return _page(error.name, message, code)
 
     @app.errorhandler(OperationalError)
-    def unavailable(error: OperationalError) -> ResponseReturnValue:
+    @app.errorhandler(sqlite3.OperationalError)
+    def unavailable(error: Exception) -> ResponseReturnValue:
         # The database went away or the disk filled: one line in the log, not a traceback.
-        app.logger.error("database unavailable: %s", " ".join(str(error.orig).split()))
+        app.logger.error("database unavailable: %s", _first_and_last(error))
         message = "The game store is unavailable just now. Nothing was changed; try again soon."
         if _wants_json():
             return jsonify(

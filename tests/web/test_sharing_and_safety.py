@@ -205,3 +205,29 @@ def test_import_takes_a_body_above_the_usual_limit_and_refuses_one_above_its_own
     refused = client.post("/api/games/import", json=huge)
     assert refused.status_code == 413
     assert refused.json["error"]["message"] == "That request is too large."
+
+
+def test_a_full_disk_is_a_503_and_one_log_line_naming_the_real_error_first(
+    app: Flask, caplog: pytest.LogCaptureFixture
+) -> None:
+    import sqlite3
+
+    def full_disk() -> str:
+        try:
+            raise sqlite3.OperationalError("database or disk is full")  # the COMMIT
+        except sqlite3.OperationalError:
+            raise sqlite3.OperationalError("cannot rollback - no transaction is active")  # noqa: B904
+
+    app.add_url_rule("/full", "full", full_disk)
+    app.add_url_rule("/api/full", "api_full", full_disk)
+    client = app.test_client()
+    page = client.get("/full")
+    assert page.status_code == 503
+    assert "Nothing was changed" in text(page)
+    assert "disk" not in text(page), "the page says what to do, not the internals"
+    api = client.get("/api/full")
+    assert api.status_code == 503 and api.json["error"]["code"] == "unavailable"
+    lines = [record.getMessage() for record in caplog.records]
+    assert len(lines) == 2, lines  # one per request
+    assert lines[0].startswith("database unavailable: database or disk is full (then")
+    assert "Traceback" not in caplog.text
