@@ -144,7 +144,8 @@ def behind_proxy(app: Flask) -> None:
     def check_host() -> None:
         # Checked here rather than by Flask's TRUSTED_HOSTS, which leaves the request unable
         # to build any URL, so not even the page saying what is wrong could be shown.
-        if not host_is_trusted(request.host, hosts):
+        # Static files carry no links, and the refusal page needs its stylesheet.
+        if request.endpoint != "static" and not host_is_trusted(request.host, hosts):
             abort(400, WRONG_HOST)
 
 

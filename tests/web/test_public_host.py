@@ -73,6 +73,8 @@ def test_without_a_public_address_a_foreign_host_header_is_refused(make_app: App
     assert page.status_code == 400
     assert "evil.example" not in page.get_data(as_text=True)
     assert "does not answer to that address" in text(page)
+    with client.get("/static/app.css", headers={"Host": "evil.example"}) as style:
+        assert style.status_code == 200, "the refusal page keeps its stylesheet"
     refused = client.post(
         "/api/games", json={"players": ["Ana", "Ben"]}, headers={"Host": "evil.example"}
     )
