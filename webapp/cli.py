@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import io
-import socket
 import sys
 from typing import TYPE_CHECKING, Any
 
@@ -42,7 +41,9 @@ def _serve(host: str, port: int, db: str | None, threads: int, workers: int) -> 
     app = _start(config)  # migrates the schema and makes the signing key, once
     if app is None:
         return 1
-    url = f"http://{_lan_address() if host in ('0.0.0.0', '::') else host}:{port}/"
+    from .security import lan_address
+
+    url = f"http://{lan_address() if host in ('0.0.0.0', '::') else host}:{port}/"
     print(f"All Fives is running. Open {url} on a phone on the same network.")
     print(_qr(url))
     sys.stdout.flush()
@@ -128,18 +129,6 @@ def _backup(db: str | None, destination: str) -> int:
     copy.close()
     print(f"backed up {source_path} to {target}")
     return 0
-
-
-def _lan_address() -> str:
-    """This machine's address on the local network, for phones to reach it."""
-    try:
-        found = socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET)
-    except OSError:
-        found = []
-    for *_, address in found:
-        if not str(address[0]).startswith("127."):
-            return str(address[0])
-    return "127.0.0.1"
 
 
 def _qr(url: str) -> str:

@@ -9,6 +9,7 @@ tokens, so none may be stored by a browser or a cache; only static files may.
 
 from __future__ import annotations
 
+import contextlib
 import hmac
 import secrets
 import socket
@@ -151,12 +152,31 @@ def behind_proxy(app: Flask) -> None:
 
 def own_names() -> list[str]:
     """The names and IPv4 addresses by which this machine can be reached."""
-    names = {"localhost", "127.0.0.1"}
+    names = {"localhost", "127.0.0.1", lan_address(), *_addresses()}
     try:
         host = socket.gethostname()
         names.update({host, f"{host}.local", socket.getfqdn()})
-        found = socket.getaddrinfo(host, None, socket.AF_INET)
     except OSError:
-        found = []
-    names.update(str(address[0]) for *_, address in found)
+        pass
     return sorted(name for name in names if name)
+
+
+def lan_address() -> str:
+    """This machine's address on the local network, for phones to reach it."""
+    for address in _addresses():
+        if not address.startswith("127."):
+            return address
+    return "127.0.0.1"
+
+
+def _addresses() -> list[str]:
+    found = []
+    with contextlib.suppress(OSError), socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+        probe.connect(("192.0.2.1", 9))  # no packet is sent: this only picks the route
+        found.append(str(probe.getsockname()[0]))
+    try:
+        named = socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET)
+    except OSError:
+        named = []
+    found += [str(address[0]) for *_, address in named]
+    return found
