@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 from typing import TYPE_CHECKING
 
-from flask import current_app
+from flask import current_app, request
 from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
 
@@ -53,6 +53,8 @@ limiter = Limiter(
     headers_enabled=True,
     application_limits=[lambda: _setting("RATE_LIMIT_LOOKUPS")],
     application_limits_deduct_when=_not_found,
+    # The 429 page needs its stylesheet, and a static file is nobody's game.
+    application_limits_exempt_when=lambda: request.endpoint == "static",
 )
 # Games made from the page and from the API count together; a refused form does not count.
 creating = limiter.shared_limit(

@@ -181,6 +181,8 @@ def test_guessing_game_ids_is_rate_limited_and_real_games_are_then_refused_too(
         assert limited.get(f"/g/guess{n}").status_code == 404
     assert limited.get(f"/g/{game_id}").status_code == 429
     assert limited.get("/api/games/guess").json["error"]["code"] == "too_many_requests"
+    with limited.get("/static/app.css") as style:
+        assert style.status_code == 200, "the 429 page keeps its stylesheet"
 
 
 def test_rate_limits_count_each_address_on_its_own(limited: FlaskClient) -> None:
