@@ -33,10 +33,26 @@ WAITRESS: dict[str, Any] = {
 }
 
 
+def enough_files() -> None:
+    """Let this process hold every connection it may take: the usual soft limit of 1,024
+    open files would refuse connections long before ``connection_limit``."""
+    try:
+        import resource
+    except ImportError:  # not on Windows, where there is no such limit to raise
+        return
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    wanted = WAITRESS["connection_limit"] + 1000
+    if hard != resource.RLIM_INFINITY:
+        wanted = min(wanted, hard)
+    if soft != resource.RLIM_INFINITY and soft < wanted:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, hard))
+
+
 def serve_one(app: Flask, host: str, port: int, threads: int) -> None:
     """One process, one port: works wherever Python does."""
     from waitress import serve
 
+    enough_files()
     serve(app, host=host, port=port, threads=threads, **WAITRESS)
 
 
@@ -45,6 +61,7 @@ def serve_workers(make_app: Any, host: str, port: int, threads: int, workers: in
     whenever one dies. ``make_app`` is called in each worker, after the fork."""
     from gunicorn.app.base import BaseApplication
 
+    enough_files()  # inherited by the workers
     # Bound here, so that a port in use is the caller's OSError rather than gunicorn's retries.
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     listener = socket.create_server((host, port), family=family, backlog=WAITRESS["backlog"])

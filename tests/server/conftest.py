@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import resource
 import signal
 import socket
 import subprocess
@@ -27,10 +28,16 @@ class Server:
     """One server process on a database file; can be killed with SIGKILL and started again.
 
     ``workers`` above 1 runs it under its process manager; ``env`` adds settings (rate limits
-    are off unless ``env`` turns them on); what it logs goes to the file ``log``."""
+    are off unless ``env`` turns them on); what it logs goes to the file ``log``; ``files``
+    starts it with that soft limit of open files (as a login shell often sets: 1,024)."""
 
     def __init__(
-        self, db: str, workers: int = 1, env: dict[str, str] | None = None, log: str = ""
+        self,
+        db: str,
+        workers: int = 1,
+        env: dict[str, str] | None = None,
+        log: str = "",
+        files: int | None = None,
     ) -> None:
         self.db = db  # a SQLAlchemy URL
         self.port = free_port()
@@ -38,6 +45,7 @@ class Server:
         self.workers = workers
         self.env = {"ALLFIVES_RATE_LIMITS": "off", **(env or {})}
         self.log = log
+        self.files = files
 
     @property
     def url(self) -> str:
@@ -66,6 +74,7 @@ class Server:
             env=env,
             stdout=subprocess.DEVNULL,
             stderr=log,
+            preexec_fn=self._limit_files if self.files else None,
         )
         if self.log:
             log.close()  # type: ignore[union-attr]
@@ -77,6 +86,10 @@ class Server:
             except OSError:
                 time.sleep(0.1)
         raise RuntimeError("the server did not start within 30 s")
+
+    def _limit_files(self) -> None:
+        _, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+        resource.setrlimit(resource.RLIMIT_NOFILE, (self.files, hard))
 
     def kill(self) -> None:
         if self.process is not None:

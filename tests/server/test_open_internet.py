@@ -83,8 +83,15 @@ def started(database_url: str, log: Path) -> Iterator[list[Server]]:
         server.stop()
 
 
-def start(started: list[Server], db: str, log: Path, workers: int = 1, **env: str) -> Server:
-    server = Server(db, workers=workers, env=env, log=str(log))
+def start(
+    started: list[Server],
+    db: str,
+    log: Path,
+    workers: int = 1,
+    files: int | None = None,
+    **env: str,
+) -> Server:
+    server = Server(db, workers=workers, env=env, log=str(log), files=files)
     started.append(server)
     server.start()
     return server
@@ -113,7 +120,8 @@ def test_thousands_of_idle_or_slow_connections_then_a_request_is_served_within_a
     started: list[Server], database_url: str, log: Path, workers: int, idle: int
 ) -> None:
     raise_fd_limit(idle + 1000)
-    server = start(started, database_url, log, workers=workers)
+    # Started with the common soft limit of 1,024 open files, which the server raises itself.
+    server = start(started, database_url, log, workers=workers, files=1024)
     assert request(server, "GET", "/")[0] == 200  # every worker up before the flood
     flood = [socket.create_connection(("127.0.0.1", server.port), timeout=30) for _ in range(idle)]
     for slow in flood[::3]:  # a third are slow: half a request, then nothing
