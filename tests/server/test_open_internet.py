@@ -365,3 +365,55 @@ def test_each_start_up_failure_prints_one_clear_line_and_exits_non_zero(
     assert len(lines) == 1, done.stderr
     assert lines[0].startswith("allfives: ") and sentence in lines[0], lines[0]
     assert "Traceback" not in done.stderr
+
+
+HOSTILE = [
+    b"GET /%ff%fe HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n",
+    b"GET /g/{game}/poll?seq=%ff HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n",
+    b"GET /g/{game}/poll?seq=99999999999999999999999 HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n",
+    b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nCookie: session=forged.forged.forged\r\n\r\n",
+    b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nCookie: session=\xff\xfe\r\n\r\n",
+    b"GET / HTTP/1.1\r\nHost: 127.0.0.1:99999\r\n\r\n",
+    b"GET / HTTP/1.1\r\nHost: \xff\r\n\r\n",
+    b"GET / HTTP/1.1\r\nHost: a b\r\n\r\n",
+    b"GET http://evil.example/ HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n",
+    b"POST /new HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/x-www-form-urlencoded"
+    b"\r\nContent-Length: 9\r\n\r\nname=%ff%",
+    b"POST /new HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: multipart/form-data; boundary=x"
+    b"\r\nContent-Length: 10\r\n\r\n--x\r\nbroke",
+    b"POST /api/games HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json"
+    b"\r\nContent-Length: 4\r\n\r\n\xff\xfe\xfd\xfc",
+    b"POST /api/games HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json"
+    b'\r\nContent-Length: 25\r\n\r\n{"players": [1e999, NaN]}',
+    b"POST /api/games HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json"
+    b'\r\nContent-Length: 28\r\n\r\n{"players": ["\\ud800", "B"]}',
+    b"POST /api/games HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json"
+    b'\r\nTransfer-Encoding: chunked\r\n\r\n5\r\n{"a":\r\n0\r\n\r\n',
+    b"POST /api/games HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: -1\r\n\r\n",
+    b"POST /api/games HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 5\r\n"
+    b"Content-Length: 6\r\n\r\n",
+    b"GARBAGE\r\n\r\n",
+    b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Big: " + b"a" * 300_000 + b"\r\n\r\n",
+    b"POST /g/{game}/play HTTP/1.1\r\nHost: 127.0.0.1\r\nX-CSRF-Token: \xe9\xe9\r\n"
+    b"Content-Length: 0\r\n\r\n",
+    b"GET /static/%2e%2e/README.md HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n",
+    b"GET /static/app.css HTTP/1.1\r\nHost: 127.0.0.1\r\nRange: bytes=99999999-\r\n\r\n",
+]
+
+
+def test_hostile_raw_requests_get_no_5xx_and_leave_no_traceback(
+    started: list[Server], database_url: str, log: Path
+) -> None:
+    server = start(started, database_url, log)
+    _, created = server.call("POST", "/api/games", {"players": ["Ana", "Ben"]})
+    for hostile in HOSTILE:
+        with socket.create_connection(("127.0.0.1", server.port), timeout=10) as connection:
+            connection.sendall(hostile.replace(b"{game}", created["id"].encode()))
+            connection.shutdown(socket.SHUT_WR)  # whatever is missing will not come
+            answer = connection.recv(64)
+        if answer:  # a request cut short may be dropped without an answer
+            status = int(answer.split(b" ", 2)[1])
+            assert 200 <= status < 500, (hostile[:80], answer)
+    _, after = server.call("GET", f"/api/games/{created['id']}")
+    assert after["seq"] == 0
+    assert "Traceback" not in log.read_text()
