@@ -13,16 +13,7 @@ from dataclasses import replace
 from datetime import UTC, datetime
 from typing import Any
 
-from flask import (
-    Blueprint,
-    Response,
-    current_app,
-    redirect,
-    render_template,
-    request,
-    session,
-    url_for,
-)
+from flask import Blueprint, Response, redirect, render_template, request, session, url_for
 from flask.typing import ResponseReturnValue
 
 from . import present, teaching
@@ -49,6 +40,7 @@ from .rules import (
     Undo,
     whole_number,
 )
+from .security import public_url
 from .store import Snapshot, StaleRevision
 
 bp = Blueprint("pages", __name__)
@@ -508,19 +500,15 @@ def _action_urls(game_id: str) -> dict[str, str]:
 def _share_links(snapshot: Snapshot) -> list[dict[str, str]]:
     """The edit and view links of a game, each with a QR code a phone camera can read.
 
-    They start with the configured public address when there is one, never the Host header
-    (without it, only an allowed Host reaches this far: see ``security.behind_proxy``)."""
-    public = current_app.config["PUBLIC_URL"].rstrip("/")
+    They start with the configured public address when there is one (see
+    ``security.public_url``)."""
     links = []
     for label, hint, endpoint, key in (
         ("Players' link", "Lets another phone enter plays.", ".game", snapshot.id),
         ("Watch link", "Shows the game live, changes nothing.", ".view", snapshot.view_id),
     ):
         arg = "game_id" if endpoint == ".game" else "view_id"
-        if public:
-            url = public + url_for(endpoint, **{arg: key})
-        else:
-            url = url_for(endpoint, _external=True, **{arg: key})
+        url = public_url(endpoint, **{arg: key})
         links.append({"label": label, "hint": hint, "url": url, "qr": qr_svg(url)})
     return links
 

@@ -15,7 +15,7 @@ import secrets
 import socket
 from urllib.parse import urlsplit
 
-from flask import Flask, abort, request, session
+from flask import Flask, abort, current_app, request, session, url_for
 from flask.sessions import SecureCookieSessionInterface
 from flask.wrappers import Response
 from werkzeug.middleware.proxy_fix import ProxyFix
@@ -93,6 +93,15 @@ def register(app: Flask) -> None:
         if request.is_secure:
             response.headers.setdefault("Strict-Transport-Security", HSTS)
         return response
+
+
+def public_url(endpoint: str, **values: object) -> str:
+    """The absolute URL of a page for players to open: on ``PUBLIC_URL`` when it is set, never
+    on the Host header then; without it, only an allowed Host gets this far."""
+    public = str(current_app.config["PUBLIC_URL"])
+    if public:
+        return public + url_for(endpoint, **values)
+    return url_for(endpoint, _external=True, **values)
 
 
 class _SessionInterface(SecureCookieSessionInterface):
