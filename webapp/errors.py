@@ -11,6 +11,7 @@ from sqlalchemy.exc import OperationalError
 from werkzeug.exceptions import HTTPException
 
 from . import present
+from .limits import retry_after
 from .rules import RuleError
 from .store import GameNotFound, StaleRevision
 
@@ -88,8 +89,14 @@ def register(app: Flask) -> None:
                     "message": message,
                 }
             }
-            return jsonify(body), code
-        return _page(error.name, message, code)
+            answer: ResponseReturnValue = (jsonify(body), code)
+        else:
+            answer = _page(error.name, message, code)
+        if code != 429:
+            return answer
+        response = app.make_response(answer)
+        response.headers["Retry-After"] = retry_after()
+        return response
 
     @app.errorhandler(OperationalError)
     @app.errorhandler(sqlite3.OperationalError)

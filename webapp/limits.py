@@ -8,6 +8,7 @@ as ``redis://host:6379``) shares the counts between processes.
 from __future__ import annotations
 
 import os
+import time
 from typing import TYPE_CHECKING
 
 from flask import current_app, request
@@ -50,7 +51,8 @@ def _created(response: Response) -> bool:
 
 limiter = Limiter(
     get_remote_address,
-    headers_enabled=True,
+    # No X-RateLimit-* headers on every answer (each would cost a look-up in the store): a
+    # refused request says when to come back, in ``retry_after``.
     application_limits=[lambda: _setting("RATE_LIMIT_LOOKUPS")],
     application_limits_deduct_when=_not_found,
     # The 429 page needs its stylesheet, and a static file is nobody's game.
@@ -62,6 +64,14 @@ creating = limiter.shared_limit(
 )
 # Every import counts, refused ones too: checking one costs the rules a replay of its log.
 importing = limiter.shared_limit(lambda: _setting("RATE_LIMIT_IMPORT"), scope="import")
+
+
+def retry_after() -> str:
+    """Seconds until the limit this request broke lets it through again."""
+    broken = [limit for limit in limiter.current_limits if limit.breached]
+    if not broken:
+        return "60"
+    return str(max(1, max(limit.reset_at for limit in broken) - int(time.time())))
 
 
 def register(app: Flask) -> None:
