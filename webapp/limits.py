@@ -14,6 +14,8 @@ from typing import TYPE_CHECKING
 from flask import current_app, request
 from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
+from limits import parse_many
+from limits.errors import ConfigurationError
 
 if TYPE_CHECKING:
     from flask import Flask
@@ -78,6 +80,25 @@ def register(app: Flask) -> None:
     """Rate limits on ``app``; ``RATELIMIT_ENABLED`` (``ALLFIVES_RATE_LIMITS=off``) turns
     them off. Every answer "no such game" counts against the address that asked, on any
     route, so ids cannot be guessed at speed."""
+    from .errors import StartupError
+
     for name, value in DEFAULTS.items():
         app.config.setdefault(name, os.environ.get(f"ALLFIVES_{name}", value))
-    limiter.init_app(app)
+        try:
+            parse_many(app.config[name])
+        except ValueError as error:
+            raise StartupError(
+                f"ALLFIVES_{name} must be limits such as {value!r}, not {app.config[name]!r}"
+            ) from error
+    # A shared store that stops answering: count in memory meanwhile, never refuse for it.
+    app.config.setdefault("RATELIMIT_IN_MEMORY_FALLBACK_ENABLED", True)
+    app.config.setdefault("RATELIMIT_SWALLOW_ERRORS", True)
+    try:
+        limiter.init_app(app)
+    except ConfigurationError as error:
+        uri = str(app.config["RATELIMIT_STORAGE_URI"])
+        shown = uri.partition(":")[0] + ":…"  # the URI may hold a password
+        raise StartupError(
+            f"ALLFIVES_RATE_LIMIT_STORAGE ({shown}) cannot be used: install its client library "
+            "(pip install redis, or pymemcache), or leave it unset to count in memory"
+        ) from ConfigurationError(str(error).replace(uri, shown))

@@ -336,6 +336,11 @@ FAILURES = {
         {"ALLFIVES_SECRET_KEY": "", "ALLFIVES_INSTANCE": "instance"},
         "cannot read or write the signing key",
     ),
+    "rate-limit store without its client": (
+        lambda folder: str(folder / "games.sqlite3"),
+        {"ALLFIVES_RATE_LIMIT_STORAGE": "nonsense://:hunter2@127.0.0.1:1"},
+        "ALLFIVES_RATE_LIMIT_STORAGE (nonsense:…) cannot be used",
+    ),
     "unwritable instance folder": (
         lambda folder: "",
         {"ALLFIVES_SECRET_KEY": "", "ALLFIVES_INSTANCE": "/proc/allfives"},
@@ -365,6 +370,7 @@ def test_each_start_up_failure_prints_one_clear_line_and_exits_non_zero(
     assert len(lines) == 1, done.stderr
     assert lines[0].startswith("allfives: ") and sentence in lines[0], lines[0]
     assert "Traceback" not in done.stderr
+    assert "hunter2" not in done.stderr, "no password is printed"
 
 
 HOSTILE = [
