@@ -90,7 +90,7 @@ def register(app: Flask) -> None:
             response.headers.setdefault(name, value)
         if request.endpoint != "static":
             response.headers["Cache-Control"] = NO_STORE
-        if request.is_secure:
+        if request.is_secure or app.config["SESSION_COOKIE_SECURE"]:  # HTTPS, or behind it
             response.headers.setdefault("Strict-Transport-Security", HSTS)
         return response
 

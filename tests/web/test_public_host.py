@@ -118,10 +118,11 @@ def test_behind_a_trusted_https_proxy_links_are_https_and_the_cookie_is_secure(
     assert "Strict-Transport-Security" not in plain.headers
 
 
-def test_a_public_https_address_makes_the_cookie_secure(make_app: AppMaker) -> None:
+def test_a_public_https_address_makes_the_cookie_secure_and_sends_hsts(make_app: AppMaker) -> None:
     client = make_app(PUBLIC_URL="https://fives.example.org").test_client()
     created = client.post("/api/games", json={"players": ["Ana", "Ben"]})
     assert "Secure" in created.headers["Set-Cookie"]
+    assert "Strict-Transport-Security" in created.headers
 
 
 def test_pages_and_api_answers_are_never_stored_but_static_files_are(make_app: AppMaker) -> None:
