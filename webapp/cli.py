@@ -35,26 +35,28 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _serve(host: str, port: int, db: str | None, threads: int, workers: int) -> int:
+    from .security import lan_address
     from .serving import serve_one, serve_workers
 
     config = {"DATABASE": db} if db else None
     app = _start(config)  # migrates the schema and makes the signing key, once
     if app is None:
         return 1
-    from .security import lan_address
 
-    url = f"http://{lan_address() if host in ('0.0.0.0', '::') else host}:{port}/"
-    print(f"All Fives is running. Open {url} on a phone on the same network.")
-    print(_qr(url))
-    sys.stdout.flush()
+    def ready() -> None:  # once the port is ours
+        url = f"http://{lan_address() if host in ('0.0.0.0', '::') else host}:{port}/"
+        print(f"All Fives is running. Open {url} on a phone on the same network.")
+        print(_qr(url))
+        sys.stdout.flush()
+
     try:
         if workers == 1:
-            serve_one(_warm(app), host, port, threads)
+            serve_one(_warm(app), host, port, threads, ready)
             return 0
         # Python runs one thread at a time per process: one process per core uses them all.
         # They share one listening socket; the database keeps them consistent.
         app.extensions["allfives_store"].close()
-        serve_workers(lambda: _warm(_started(config)), host, port, threads, workers)
+        serve_workers(lambda: _warm(_started(config)), host, port, threads, workers, ready)
     except OSError as error:  # the port is taken, or not ours to listen on
         return _fail(f"cannot listen on {host}:{port}: choose another --port or --host", error)
     return 0

@@ -12,8 +12,10 @@ and with ``--workers N`` gunicorn's master only forks, watches and replaces them
 
 from __future__ import annotations
 
+import logging
 import select
 import socket
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from .limits import SERVER_BODY_LIMIT
@@ -48,15 +50,28 @@ def enough_files() -> None:
         resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, hard))
 
 
-def serve_one(app: Flask, host: str, port: int, threads: int) -> None:
-    """One process, one port: works wherever Python does."""
-    from waitress import serve
+def serve_one(
+    app: Flask, host: str, port: int, threads: int, ready: Callable[[], None] = lambda: None
+) -> None:
+    """One process, one port: works wherever Python does. ``ready`` is called once the port
+    is bound (a port in use is an OSError before it)."""
+    from waitress.server import create_server
 
+    logging.basicConfig()  # waitress's own warnings to stderr, as its serve() would
     enough_files()
-    serve(app, host=host, port=port, threads=threads, **WAITRESS)
+    server = create_server(app, host=host, port=port, threads=threads, **WAITRESS)
+    ready()
+    server.run()
 
 
-def serve_workers(make_app: Any, host: str, port: int, threads: int, workers: int) -> None:
+def serve_workers(
+    make_app: Callable[[], Flask],
+    host: str,
+    port: int,
+    threads: int,
+    workers: int,
+    ready: Callable[[], None] = lambda: None,
+) -> None:
     """``workers`` processes on one port under gunicorn's master, which starts a new worker
     whenever one dies. ``make_app`` is called in each worker, after the fork."""
     from gunicorn.app.base import BaseApplication
@@ -66,6 +81,7 @@ def serve_workers(make_app: Any, host: str, port: int, threads: int, workers: in
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     listener = socket.create_server((host, port), family=family, backlog=WAITRESS["backlog"])
     listener.set_inheritable(True)
+    ready()
 
     class Master(BaseApplication):  # type: ignore[misc]
         def load_config(self) -> None:

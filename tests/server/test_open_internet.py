@@ -423,3 +423,23 @@ def test_hostile_raw_requests_get_no_5xx_and_leave_no_traceback(
     _, after = server.call("GET", f"/api/games/{created['id']}")
     assert after["seq"] == 0
     assert "Traceback" not in log.read_text()
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_a_port_in_use_is_one_line_and_no_running_banner(tmp_path: Path, workers: int) -> None:
+    with socket.create_server(("127.0.0.1", 0)) as taken:
+        port = taken.getsockname()[1]
+        command = [sys.executable, "-m", "webapp.cli", "serve", "--host", "127.0.0.1"]
+        command += ["--port", str(port), "--workers", str(workers)]
+        command += ["--db", str(tmp_path / "games.sqlite3")]
+        done = subprocess.run(
+            command,
+            env={**os.environ, "ALLFIVES_SECRET_KEY": "test"},
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+    assert done.returncode == 1
+    assert done.stderr.strip().splitlines() == [done.stderr.strip()]
+    assert f"cannot listen on 127.0.0.1:{port}" in done.stderr
+    assert "is running" not in done.stdout
