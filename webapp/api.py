@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
@@ -11,22 +12,49 @@ from flask.typing import ResponseReturnValue
 
 from . import present
 from .games import create_game, remember, store
+from .limits import IMPORT_BODY_LIMIT, creating, importing
 from .rules import Outcome, RuleError, from_dict
 from .store import GameNotFound, Snapshot
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
 
+# No answer needs more: an exported game is four levels deep.
+MAX_NESTING = 32
+
+
 def _body() -> dict[str, Any]:
+    """The request's JSON object, its text in Unicode NFC (so "José" typed either way is one
+    name); a 400 saying why for anything else."""
     if not request.is_json:
         abort(415, "send a JSON body with Content-Type: application/json")
-    body = request.get_json(silent=True)
+    try:
+        body = request.get_json(silent=True)
+    except RecursionError:  # the parser's own limit, about 1,000 levels
+        abort(400, f"the JSON body is nested too deeply (at most {MAX_NESTING} levels)")
     if not isinstance(body, dict):
         abort(400, "the body must be a JSON object")
-    return body
+    normal: dict[str, Any] = _normalised(body, MAX_NESTING)
+    return normal
+
+
+def _normalised(value: Any, depth: int) -> Any:
+    if depth <= 0:
+        abort(400, f"the JSON body is nested too deeply (at most {MAX_NESTING} levels)")
+    if isinstance(value, str):
+        return unicodedata.normalize("NFC", value)
+    if isinstance(value, list):
+        return [_normalised(item, depth - 1) for item in value]
+    if isinstance(value, dict):
+        return {
+            unicodedata.normalize("NFC", key): _normalised(item, depth - 1)
+            for key, item in value.items()
+        }
+    return value
 
 
 @bp.post("/games")
+@creating
 def create() -> ResponseReturnValue:
     body = _body()
     rules = body.get("rules") or {}
@@ -37,7 +65,10 @@ def create() -> ResponseReturnValue:
 
 
 @bp.post("/games/import")
+@importing
 def import_game() -> ResponseReturnValue:
+    """Takes back anything export produced: up to 10,000 actions, so a bigger body."""
+    request.max_content_length = IMPORT_BODY_LIMIT
     snapshot = store().import_game(_body())
     remember(snapshot.id)
     return jsonify(present.game_data(snapshot)), 201

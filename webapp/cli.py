@@ -3,13 +3,9 @@
 from __future__ import annotations
 
 import argparse
-import contextlib
 import io
-import os
-import signal
-import socket
 import sys
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from flask import Flask
@@ -24,7 +20,10 @@ def main(argv: list[str] | None = None) -> int:
     serve.add_argument("--db", help="SQLite file path or SQLAlchemy URL")
     serve.add_argument("--threads", type=int, default=8, help="threads per process")
     serve.add_argument(
-        "--workers", type=int, default=1, help="processes sharing the port (one per core)"
+        "--workers",
+        type=int,
+        default=1,
+        help="processes sharing the port, one per core, replaced if one dies (default: 1)",
     )
     backup = commands.add_parser("backup", help="write a consistent copy of the SQLite database")
     backup.add_argument("destination", help="file to write the copy to")
@@ -35,47 +34,63 @@ def main(argv: list[str] | None = None) -> int:
     return _serve(args.host, args.port, args.db, args.threads, max(1, args.workers))
 
 
-# A club night is hundreds of phones, each keeping its connection open between taps.
-WAITRESS = {"ident": "allfives", "connection_limit": 4000, "backlog": 2048, "channel_timeout": 120}
-
-
 def _serve(host: str, port: int, db: str | None, threads: int, workers: int) -> int:
-    from waitress import serve
-
-    from . import create_app
+    from .security import lan_address
+    from .serving import serve_one, serve_workers
 
     config = {"DATABASE": db} if db else None
-    app = create_app(config)  # migrates the schema and makes the signing key, once
-    url = f"http://{_lan_address() if host in ('0.0.0.0', '::') else host}:{port}/"
-    print(f"All Fives is running. Open {url} on a phone on the same network.")
-    print(_qr(url))
-    sys.stdout.flush()
-    if workers == 1:
-        serve(_warm(app), host=host, port=port, threads=threads, **WAITRESS)
-        return 0
-    # Python runs one thread at a time per process: one process per core uses them all.
-    # The processes share one listening socket; the database keeps them consistent.
-    app.extensions["allfives_store"].close()
-    listener = socket.create_server((host, port), backlog=2048)
-    children = []
-    for _ in range(workers):
-        pid = os.fork()
-        if pid == 0:
-            serve(_warm(create_app(config)), sockets=[listener], threads=threads, **WAITRESS)
-            os._exit(0)
-        children.append(pid)
+    app = _start(config)  # migrates the schema and makes the signing key, once
+    if app is None:
+        return 1
 
-    def stop(_signum: int, _frame: object) -> None:
-        for child in children:
-            with contextlib.suppress(ProcessLookupError):
-                os.kill(child, signal.SIGTERM)
+    def ready() -> None:  # once the port is ours
+        url = f"http://{lan_address() if host in ('0.0.0.0', '::') else host}:{port}/"
+        print(f"All Fives is running. Open {url} on a phone on the same network.")
+        print(_qr(url))
+        sys.stdout.flush()
 
-    signal.signal(signal.SIGTERM, stop)
-    signal.signal(signal.SIGINT, stop)
-    for child in children:
-        with contextlib.suppress(ChildProcessError):
-            os.waitpid(child, 0)
+    try:
+        if workers == 1:
+            serve_one(_warm(app), host, port, threads, ready)
+            return 0
+        # Python runs one thread at a time per process: one process per core uses them all.
+        # They share one listening socket; the database keeps them consistent.
+        app.extensions["allfives_store"].close()
+        serve_workers(lambda: _warm(_started(config)), host, port, threads, workers, ready)
+    except OSError as error:  # the port is taken, or not ours to listen on
+        return _fail(f"cannot listen on {host}:{port}: choose another --port or --host", error)
     return 0
+
+
+def _start(config: dict[str, Any] | None) -> Flask | None:
+    """The app, or ``None`` after saying in one line why it cannot start and what to do."""
+    from . import create_app
+    from .errors import StartupError
+
+    try:
+        return create_app(config)
+    except StartupError as error:
+        _fail(str(error), error.__cause__)
+        return None
+
+
+def _started(config: dict[str, Any] | None) -> Flask:
+    app = _start(config)
+    if app is None:
+        raise SystemExit(1)
+    return app
+
+
+def _fail(sentence: str, cause: BaseException | None) -> int:
+    """One line on stderr: what is wrong and what to do, then the real error it came from."""
+    cause = getattr(cause, "orig", None) or cause  # the driver's error, without SQLAlchemy's
+    detail = f" ({type(cause).__name__}: {_one_line(cause)})" if cause is not None else ""
+    print(f"allfives: {sentence}{detail}", file=sys.stderr)
+    return 1
+
+
+def _one_line(error: BaseException) -> str:
+    return " ".join(str(error).split())[:300]
 
 
 def _warm(app: Flask) -> Flask:
@@ -94,9 +109,10 @@ def _backup(db: str | None, destination: str) -> int:
     from .db import database_url
 
     if db is None:
-        from . import create_app
-
-        db = create_app().config["DATABASE_URL"]
+        app = _start(None)
+        if app is None:
+            return 1
+        db = app.config["DATABASE_URL"]
     url = database_url(db)
     if not url.startswith("sqlite:///"):
         print("backup copies SQLite databases; for PostgreSQL use pg_dump", file=sys.stderr)
@@ -115,18 +131,6 @@ def _backup(db: str | None, destination: str) -> int:
     copy.close()
     print(f"backed up {source_path} to {target}")
     return 0
-
-
-def _lan_address() -> str:
-    """This machine's address on the local network, for phones to reach it."""
-    try:
-        found = socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET)
-    except OSError:
-        found = []
-    for *_, address in found:
-        if not str(address[0]).startswith("127."):
-            return str(address[0])
-    return "127.0.0.1"
 
 
 def _qr(url: str) -> str:

@@ -7,7 +7,10 @@ from pathlib import Path
 from alembic import command
 from alembic.config import Config
 from sqlalchemy import Engine, create_engine, event
+from sqlalchemy.engine import make_url
+from sqlalchemy.exc import ArgumentError, NoSuchModuleError, OperationalError, SQLAlchemyError
 
+from .errors import StartupError
 from .store import Store
 
 MIGRATIONS = Path(__file__).parent / "migrations"
@@ -30,12 +33,66 @@ def open_store(url: str, synchronous: str = "NORMAL") -> Store:
     acknowledged action survive the server being killed or crashing at any moment (the WAL is
     written before the commit returns); ``FULL`` also survives a power cut or an operating
     system crash, at an fsync per action (about ten times the cost of a play under load).
+
+    Raises :class:`StartupError`, saying what to do, if the database cannot be used.
     """
-    reader = make_engine(url, synchronous=synchronous)
-    upgrade(reader)
-    if reader.dialect.name != "sqlite":
-        return Store(reader)
-    return Store(reader, make_engine(url, immediate=True, synchronous=synchronous))
+    try:
+        reader = make_engine(url, synchronous=synchronous)
+        upgrade(reader)
+        if reader.dialect.name != "sqlite":
+            return Store(reader)
+        return Store(reader, make_engine(url, immediate=True, synchronous=synchronous))
+    except (SQLAlchemyError, OSError, ValueError, ImportError) as error:
+        raise StartupError(why_unusable(url, error)) from error
+
+
+def why_unusable(url: str, error: BaseException) -> str:
+    """One sentence on why the database at ``url`` cannot be used, and what to do."""
+    text = str(getattr(error, "orig", None) or error).lower()
+    if isinstance(error, ValueError) and "synchronous" in text:
+        return f"ALLFIVES_SQLITE_SYNCHRONOUS must be one of {', '.join(SYNCHRONOUS)}"
+    if isinstance(error, (NoSuchModuleError, ArgumentError)):
+        return (
+            f"{url!r} is not a database URL: give a SQLite file path or a URL such as "
+            "postgresql+psycopg://user@host/allfives"
+        )
+    if isinstance(error, ImportError):
+        return "the database driver is not installed: pip install 'allfives[postgres]'"
+    sqlite = url.startswith("sqlite")
+    where = url.removeprefix("sqlite:///") if sqlite else _without_password(url)
+    if "already exists" in text:
+        return (
+            f"the database {where} has tables but no migration history (it was made before "
+            "migrations): move it aside to start a new one, or set ALLFIVES_DATABASE to another"
+        )
+    if sqlite and ("not a database" in text or "malformed" in text):
+        return (
+            f"{where} is not an All Fives database, or it is damaged: restore it from a backup "
+            "(allfives backup), or set ALLFIVES_DATABASE (or --db) to a new file"
+        )
+    if sqlite and (isinstance(error, OSError) or "unable to open" in text or "readonly" in text):
+        return (
+            f"cannot write to {where}: make sure its folder exists and can be written, or set "
+            "ALLFIVES_DATABASE (or --db) to a file you can write"
+        )
+    if sqlite and "disk" in text:
+        return f"cannot write to {where}: the disk is full or failing; free space and retry"
+    if isinstance(error, OperationalError) and not sqlite:
+        return (
+            f"cannot connect to the database at {where}: check that the database server is "
+            "running and that ALLFIVES_DATABASE (or --db) is right"
+        )
+    return (
+        f"the database {where} could not be opened or upgraded: check it, or set "
+        "ALLFIVES_DATABASE (or --db) to another"
+    )
+
+
+def _without_password(url: str) -> str:
+    try:
+        return make_url(url).render_as_string(hide_password=True)
+    except ArgumentError:
+        return "(unreadable URL)"
 
 
 def make_engine(url: str, immediate: bool = False, synchronous: str = "NORMAL") -> Engine:

@@ -48,6 +48,7 @@ from .rules.history import (
 )
 from .rules.rescore import Rescore, changed
 from .screen import picker_tiles
+from .security import public_url
 from .store import Snapshot
 
 bp = Blueprint("disputes", __name__)
@@ -99,7 +100,7 @@ def dispute_url(name: str, snap: Snapshot, _external: bool = False, **args: Any)
     viewer = snap.id == snap.view_id
     endpoint = f"disputes.{name}_view" if viewer else f"disputes.{name}"
     if _external:
-        return url_for(endpoint, key=snap.id, _external=True, **args)
+        return public_url(endpoint, key=snap.id, **args)
     return _path(request.script_root, endpoint, snap.id, tuple(args.items()))
 
 
@@ -116,7 +117,7 @@ def _url(name: str, table: Table, _external: bool = False, **args: Any) -> str:
 
 def _watch_url(name: str, table: Table, **args: Any) -> str:
     """The link to share with the table: the watch link, which cannot change the game."""
-    return url_for(f"disputes.{name}_view", key=table.snapshot.view_id, _external=True, **args)
+    return public_url(f"disputes.{name}_view", key=table.snapshot.view_id, **args)
 
 
 # --- the history of a game, replayed from its log -----------------------------------------------

@@ -2,13 +2,42 @@
 
 from __future__ import annotations
 
-from flask import Flask, jsonify, render_template, request
+import sqlite3
+
+from flask import Flask, Response, jsonify, render_template, request
+from flask.globals import request_ctx
 from flask.typing import ResponseReturnValue
+from sqlalchemy.exc import OperationalError
 from werkzeug.exceptions import HTTPException
 
 from . import present
+from .limits import retry_after
 from .rules import RuleError
 from .store import GameNotFound, StaleRevision
+
+
+def _first_and_last(error: BaseException) -> str:
+    """The error that started it, then the one raised: a failed COMMIT is followed by a
+    ROLLBACK that fails too, and the real cause is the first."""
+    chain = [error]
+    while (earlier := chain[-1].__cause__ or chain[-1].__context__) and len(chain) < 10:
+        chain.append(earlier)
+    said = [" ".join(str(getattr(e, "orig", None) or e).split())[:300] for e in chain]
+    first, last = said[-1], said[0]
+    return first if first == last else f"{first} (then, while undoing it: {last})"
+
+
+class StartupError(Exception):
+    """The app cannot start: one sentence saying what is wrong and what to do. The error it
+    came from is its ``__cause__``."""
+
+
+def _page(title: str, message: str, code: int, rule: str | None = None) -> ResponseReturnValue:
+    """The error page; plain text when the request's Host header is too malformed for any
+    URL (the page's links) to be built on it."""
+    if request_ctx.url_adapter is None:
+        return Response(f"{title}\n\n{message}\n", code, mimetype="text/plain")
+    return render_template("error.html", title=title, message=message, rule=rule), code
 
 
 def _wants_json() -> bool:
@@ -20,16 +49,12 @@ def register(app: Flask) -> None:
     def refused(error: RuleError) -> ResponseReturnValue:
         if _wants_json():
             return jsonify({"error": error.as_dict()}), 422
-        return render_template(
-            "error.html", title="Not allowed", message=error.message, rule=error.rule
-        ), 422
+        return _page("Not allowed", error.message, 422, error.rule)
 
     @app.errorhandler(StaleRevision)
     def stale(error: StaleRevision) -> ResponseReturnValue:
         if not _wants_json():
-            return render_template(
-                "error.html", title="Already changed", message=error.message
-            ), 409
+            return _page("Already changed", error.message, 409)
         body = {
             "error": {"code": "stale_seq", "rule": None, "message": error.message},
             "state": present.game_data(error.current),
@@ -43,7 +68,7 @@ def register(app: Flask) -> None:
             return jsonify(
                 {"error": {"code": "no_such_game", "rule": None, "message": message}}
             ), 404
-        return render_template("error.html", title="No such game", message=message), 404
+        return _page("No such game", message, 404)
 
     @app.errorhandler(HTTPException)
     def http_error(error: HTTPException) -> ResponseReturnValue:
@@ -51,6 +76,11 @@ def register(app: Flask) -> None:
         message = error.description or error.name
         if code == 413:
             message = "That request is too large."
+        elif code == 429:
+            message = (
+                "Too many requests from this device in a short time. Nothing was changed: "
+                "wait a minute, then try again."
+            )
         if _wants_json():
             body = {
                 "error": {
@@ -59,8 +89,26 @@ def register(app: Flask) -> None:
                     "message": message,
                 }
             }
-            return jsonify(body), code
-        return render_template("error.html", title=error.name, message=message), code
+            answer: ResponseReturnValue = (jsonify(body), code)
+        else:
+            answer = _page(error.name, message, code)
+        if code != 429:
+            return answer
+        response = app.make_response(answer)
+        response.headers["Retry-After"] = retry_after()
+        return response
+
+    @app.errorhandler(OperationalError)
+    @app.errorhandler(sqlite3.OperationalError)
+    def unavailable(error: Exception) -> ResponseReturnValue:
+        # The database went away or the disk filled: one line in the log, not a traceback.
+        app.logger.error("database unavailable: %s", _first_and_last(error))
+        message = "The game store is unavailable just now. Nothing was changed; try again soon."
+        if _wants_json():
+            return jsonify(
+                {"error": {"code": "unavailable", "rule": None, "message": message}}
+            ), 503
+        return _page("Try again soon", message, 503)
 
     @app.errorhandler(Exception)
     def crashed(error: Exception) -> ResponseReturnValue:
@@ -70,4 +118,4 @@ def register(app: Flask) -> None:
             return jsonify(
                 {"error": {"code": "server_error", "rule": None, "message": message}}
             ), 500
-        return render_template("error.html", title="Sorry", message=message), 500
+        return _page("Sorry", message, 500)

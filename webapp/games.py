@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import unicodedata
 from typing import Any
 
 from flask import current_app, session
@@ -21,6 +22,8 @@ def create_game(players: object, partnership: object, rules: dict[str, Any]) -> 
     """A new game from names and rule options; :class:`BadOptions` says what is wrong."""
     if not isinstance(players, list):
         raise BadOptions("player_count", "list 2 to 4 player names", "R2")
+    # One spelling per name: "José" typed with a combining accent is the same player.
+    players = [unicodedata.normalize("NFC", p) if isinstance(p, str) else p for p in players]
     if not isinstance(partnership, bool):
         raise BadOptions("partnership", "partnership is true or false", "R2")
     rules = dict(rules)

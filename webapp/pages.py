@@ -18,6 +18,7 @@ from flask.typing import ResponseReturnValue
 from . import disputes, fixes, screen, teaching
 from .drawing import piece_svg, qr_svg, tile_svg, tile_symbols, tile_use
 from .games import create_game, recent_games, remember, store
+from .limits import creating
 from .rules import (
     Action,
     Arm,
@@ -39,6 +40,7 @@ from .rules import (
     to_dict,
     whole_number,
 )
+from .security import public_url
 from .store import Snapshot, StaleRevision
 
 bp = Blueprint("pages", __name__)
@@ -119,6 +121,7 @@ def new_game() -> ResponseReturnValue:
 
 
 @bp.post("/new")
+@creating
 def create() -> ResponseReturnValue:
     form = _new_form(request.form)
     resize = request.form.get("resize")
@@ -330,6 +333,7 @@ def settle_preview(game_id: str) -> ResponseReturnValue:
 
 
 @bp.post("/g/<game_id>/again")
+@creating
 def again(game_id: str) -> ResponseReturnValue:
     options = store().get(game_id).state.options
     snapshot = create_game(list(options.players), options.partnership, options.rules_dict())
@@ -508,14 +512,17 @@ def more_of(snapshot: Snapshot, viewer: bool) -> dict[str, Any]:
 
 
 def _share_links(snapshot: Snapshot) -> list[dict[str, str]]:
-    """The edit and view links of a game, each with a QR code a phone camera can read."""
+    """The edit and view links of a game, each with a QR code a phone camera can read.
+
+    They start with the configured public address when there is one (see
+    ``security.public_url``)."""
     links = []
     for label, hint, endpoint, key in (
         ("Players' link", "Lets another phone enter plays.", ".game", snapshot.id),
         ("Watch link", "Shows the game live, changes nothing.", ".view", snapshot.view_id),
     ):
         arg = "game_id" if endpoint == ".game" else "view_id"
-        url = url_for(endpoint, _external=True, **{arg: key})
+        url = public_url(endpoint, **{arg: key})
         links.append({"label": label, "hint": hint, "url": url, "qr": qr_svg(url)})
     return links
 

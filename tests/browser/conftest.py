@@ -27,6 +27,19 @@ CHROMIUM_FLAGS = [
 PHONE = {"width": 390, "height": 844}
 
 
+def _patient_expectations() -> None:
+    """Retrying expectations wait up to 10 s: a busy two-core machine runs a server, Chromium
+    and pytest at once."""
+    try:
+        from playwright.sync_api import expect
+    except ImportError:
+        return
+    expect.set_options(timeout=10_000)
+
+
+_patient_expectations()
+
+
 def _chromium() -> str | None:
     for candidate in (os.environ.get("CHROMIUM"), "/usr/bin/chromium", shutil.which("chromium")):
         if candidate and os.path.exists(candidate):

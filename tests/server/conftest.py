@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import resource
 import signal
 import socket
 import subprocess
@@ -24,19 +25,35 @@ def free_port() -> int:
 
 
 class Server:
-    """One server process on a database file; can be killed with SIGKILL and started again."""
+    """One server process on a database file; can be killed with SIGKILL and started again.
 
-    def __init__(self, db: str) -> None:
+    ``workers`` above 1 runs it under its process manager; ``env`` adds settings (rate limits
+    are off unless ``env`` turns them on); what it logs goes to the file ``log``; ``files``
+    starts it with that soft limit of open files (as a login shell often sets: 1,024)."""
+
+    def __init__(
+        self,
+        db: str,
+        workers: int = 1,
+        env: dict[str, str] | None = None,
+        log: str = "",
+        files: int | None = None,
+    ) -> None:
         self.db = db  # a SQLAlchemy URL
         self.port = free_port()
         self.process: subprocess.Popen[bytes] | None = None
+        self.workers = workers
+        self.env = {"ALLFIVES_RATE_LIMITS": "off", **(env or {})}
+        self.log = log
+        self.files = files
 
     @property
     def url(self) -> str:
         return f"http://127.0.0.1:{self.port}"
 
     def start(self) -> None:
-        env = {**os.environ, "ALLFIVES_SECRET_KEY": "test"}
+        env = {**os.environ, "ALLFIVES_SECRET_KEY": "test", **self.env}
+        log = open(self.log, "ab") if self.log else subprocess.DEVNULL  # noqa: SIM115
         self.process = subprocess.Popen(
             [
                 sys.executable,
@@ -51,11 +68,16 @@ class Server:
                 str(self.db),
                 "--threads",
                 "8",
+                "--workers",
+                str(self.workers),
             ],
             env=env,
             stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
+            stderr=log,
+            preexec_fn=self._limit_files if self.files else None,
         )
+        if self.log:
+            log.close()  # type: ignore[union-attr]
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
             try:
@@ -64,6 +86,10 @@ class Server:
             except OSError:
                 time.sleep(0.1)
         raise RuntimeError("the server did not start within 30 s")
+
+    def _limit_files(self) -> None:
+        _, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+        resource.setrlimit(resource.RLIMIT_NOFILE, (self.files, hard))
 
     def kill(self) -> None:
         if self.process is not None:

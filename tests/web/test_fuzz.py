@@ -4,9 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+from flask import Flask
 from flask.testing import FlaskClient
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from werkzeug.test import EnvironBuilder
 
 from tests.conftest import CSRF_TOKEN
 
@@ -118,3 +121,64 @@ def test_any_game_address_is_a_page_or_a_friendly_404(client: FlaskClient, game_
         response = client.get(path.replace("?", "%3F").replace("#", "%23"))
         assert response.status_code in (200, 301, 308, 404, 405), (path, response.status_code)
         assert "Traceback" not in response.get_data(as_text=True)
+
+
+JSON_ROUTES = ["/api/games", "/api/games/import", "/api/games/{game}/actions"]
+
+
+@pytest.mark.parametrize("depth", [33, 1_000, 10_000])
+@pytest.mark.parametrize("route", JSON_ROUTES)
+def test_deeply_nested_json_is_a_400_that_changes_nothing_and_logs_no_traceback(
+    client: FlaskClient, caplog: pytest.LogCaptureFixture, route: str, depth: int
+) -> None:
+    game_id = new_game(client)
+    before = client.get(f"/api/games/{game_id}").json
+    for opening, closing in (("[", "]"), ('{"a":', "}")):
+        body = '{"players": ' + opening * depth + "1" + closing * depth + "}"
+        response = client.post(
+            route.format(game=game_id), data=body, content_type="application/json"
+        )
+        assert response.status_code == 400, (route, depth, response.status_code)
+        assert "nested too deeply" in response.json["error"]["message"]
+    assert client.get(f"/api/games/{game_id}").json == before
+    assert "Traceback" not in caplog.text and not caplog.records
+
+
+@FUZZ
+@given(
+    token=st.text(st.characters(blacklist_categories=["Cc", "Cs"]), min_size=1, max_size=40).filter(
+        lambda t: not t.isascii()
+    )
+)
+def test_a_non_ascii_csrf_token_is_a_400_that_changes_nothing(
+    client: FlaskClient, token: str
+) -> None:
+    game_id = new_game(client)
+    response = client.post(f"/g/{game_id}/play", data={"csrf_token": token, "tile": "6-4"})
+    assert response.status_code == 400
+    assert "nothing was changed" in response.get_data(as_text=True)
+    header = token.encode("utf-8").decode("latin-1")  # as a raw header carries it
+    response = client.post(f"/g/{game_id}/pass", headers={"X-CSRF-Token": header})
+    assert response.status_code == 400
+    assert client.get(f"/api/games/{game_id}").json["seq"] == 2
+
+
+@FUZZ
+@given(
+    host=st.text(st.characters(blacklist_categories=["Cc", "Cs"]), max_size=40)
+    | st.sampled_from(["evil.example", "a b", "x:99999", "[::1]"])
+)
+def test_any_host_header_is_answered_without_a_crash(app: Flask, host: str) -> None:
+    for path in ("/", "/api/games/none", "/new"):
+        # Straight to the app: the test client cannot build a URL on a malformed Host.
+        environ = EnvironBuilder(path=path).get_environ()
+        environ["HTTP_HOST"] = host.encode("utf-8").decode("latin-1")
+        started: list[str] = []
+        answer = app(environ, lambda status, _headers, _info=None, to=started: to.append(status))
+        try:
+            body = b"".join(answer)
+        finally:
+            getattr(answer, "close", lambda: None)()
+        code = int(started[0].split()[0])
+        assert code in (200, 400, 404), (host, path, code)
+        assert b"Traceback" not in body

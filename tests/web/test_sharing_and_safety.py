@@ -172,3 +172,62 @@ def test_a_watch_link_post_without_a_token_is_still_the_clear_403(playing: Table
     response = playing.client.post(f"/v/{view_id(playing)}/play", data={"tile": "6-6"})
     assert response.status_code == 403
     assert "view-only link" in text(response)
+
+
+def test_a_name_typed_two_ways_is_one_player(client: FlaskClient) -> None:
+    """R2: the seats are the names entered; "José" with a combining accent is still José."""
+    decomposed, composed = "Jose\u0301", "Jos\u00e9"
+    refused = client.post("/api/games", json={"players": [decomposed, composed]})
+    assert refused.status_code == 422, "two spellings of one name are one name twice"
+    game = client.post("/api/games", json={"players": [decomposed, "Ben"]}).json
+    assert game["players"][0]["name"] == composed
+    started = client.post(
+        f"/api/games/{game['id']}/actions",
+        json={"seq": 0, "type": "start_hand", "starter": composed},
+    )
+    assert started.status_code == 200, started.json
+    assert started.json["state"]["hand"]["leader"] == composed
+
+
+def test_the_new_game_form_stores_names_in_one_spelling(table: Table) -> None:
+    table.create("Jose\u0301", "Ben")
+    assert table.store.get(table.game_id).state.options.players[0] == "Jos\u00e9"
+
+
+def test_import_takes_a_body_above_the_usual_limit_and_refuses_one_above_its_own(
+    client: FlaskClient,
+) -> None:
+    game = client.post("/api/games", json={"players": ["Ana", "Ben"]}).json
+    exported = client.get(f"/api/games/{game['id']}/export").json
+    padded = {**exported, "note": "x" * 100_000}  # over 64 KB, under the import's 2 MB
+    assert client.post("/api/games/import", json=padded).status_code == 201
+    huge = {**exported, "note": "x" * 2_100_000}
+    refused = client.post("/api/games/import", json=huge)
+    assert refused.status_code == 413
+    assert refused.json["error"]["message"] == "That request is too large."
+
+
+def test_a_full_disk_is_a_503_and_one_log_line_naming_the_real_error_first(
+    app: Flask, caplog: pytest.LogCaptureFixture
+) -> None:
+    import sqlite3
+
+    def full_disk() -> str:
+        try:
+            raise sqlite3.OperationalError("database or disk is full")  # the COMMIT
+        except sqlite3.OperationalError:
+            raise sqlite3.OperationalError("cannot rollback - no transaction is active")  # noqa: B904
+
+    app.add_url_rule("/full", "full", full_disk)
+    app.add_url_rule("/api/full", "api_full", full_disk)
+    client = app.test_client()
+    page = client.get("/full")
+    assert page.status_code == 503
+    assert "Nothing was changed" in text(page)
+    assert "disk" not in text(page), "the page says what to do, not the internals"
+    api = client.get("/api/full")
+    assert api.status_code == 503 and api.json["error"]["code"] == "unavailable"
+    lines = [record.getMessage() for record in caplog.records]
+    assert len(lines) == 2, lines  # one per request
+    assert lines[0].startswith("database unavailable: database or disk is full (then")
+    assert "Traceback" not in caplog.text
