@@ -57,11 +57,18 @@ def test_every_stored_game_replays_to_the_state_the_previous_version_showed(
         now = present.game_data(store.get(game_id))
         old_rules = before.pop("rules")
         new_rules = now.pop("rules")
+        # What the state says that the previous version did not: the same facts, said anew.
+        assert now.pop("winners") == ([] if now["winner"] is None else [now["winner"]])
+        title = now.pop("rules_title")
+        assert title.startswith({"seed": "Standard", "pagat": "Pagat"}[old_rules["preset"]])
+        hand = now["hand"]
+        assert hand.pop("drawable") == hand["boneyard"]  # R20: no reserve
+        assert hand.pop("spinners") == ([hand["spinner"]] if hand["spinner"] else [])
         assert now == before
         # The rules it was created with, and today's default for every rule it never named.
         assert {name: new_rules[name] for name in old_rules} == old_rules
         for name, default in NEW_RULES.items():
-            assert new_rules.get(name, default) == default, name
+            assert new_rules[name] == default, name
 
 
 def test_a_stored_game_keeps_playing_with_a_spinner_that_opens_up_and_down(old_app: Flask) -> None:

@@ -34,7 +34,6 @@ from webapp.rules import (
     Deal,
     Draw,
     EndHand,
-    Finish,
     GameState,
     Options,
     Pass,
@@ -143,7 +142,7 @@ def game_options(draw: st.DrawFn) -> Options:
         partnership=players == 4 and draw(st.booleans()),
         preset=draw(st.sampled_from(["seed", "pagat"])),
         deal=draw(st.sampled_from([deal.value for deal in Deal])),
-        finish=draw(st.sampled_from([finish.value for finish in Finish])),
+        finish=draw(st.sampled_from(["immediate", "end-of-hand"])),
         target=draw(st.sampled_from([None, 30, 60, 120])),
     )
 
@@ -151,7 +150,7 @@ def game_options(draw: st.DrawFn) -> Options:
 seats = st.none() | st.integers(min_value=0, max_value=4)
 any_action = st.one_of(
     st.builds(StartHand, seats),
-    st.builds(Play, st.sampled_from(DOUBLE_SIX), st.none() | st.sampled_from(Arm), seats),
+    st.builds(Play, st.sampled_from(DOUBLE_SIX), st.none() | st.sampled_from(list(Arm)), seats),
     st.builds(Draw, st.integers(min_value=0, max_value=30), seats),
     st.builds(Pass, seats),
     st.dictionaries(

@@ -162,7 +162,7 @@ def test_blank_changes_keep_what_was_played():
     [
         ({"deal": "5"}, "rescore_option"),
         ({"players": "x"}, "rescore_option"),
-        ({"preset": "muggins"}, "preset"),
+        ({"preset": "sniff"}, "preset"),
         ({"target": "3"}, "target"),
         ({"settlement": "half"}, "settlement"),
     ],

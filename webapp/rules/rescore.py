@@ -62,7 +62,7 @@ def changed(options: Options, **changes: object) -> Options:
     if preset != options.preset:
         # Rules as the old preset had them give way to the new preset; rules chosen apart stay.
         implied = Options.make(options.players, options.partnership, options.preset).rules_dict()
-        governed = {name for rules_of in PRESETS.values() for name in rules_of}
+        governed = {name for preset_of in PRESETS.values() for name in preset_of.rules}
         for name in governed:
             if rules.get(name) == implied[name]:
                 del rules[name]
