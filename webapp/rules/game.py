@@ -261,7 +261,8 @@ class GameState:
         return hand
 
     def _play(self, action: Play) -> tuple[GameState, Outcome]:
-        hand = self._check_can_play(action.tile, action.seat)
+        # A named end is checked by the layout, which says why that end refuses the tile.
+        hand = self._check_can_play(action.tile, action.seat, check_fit=action.arm is None)
         arm = action.arm
         if hand.layout.lead is not None and arm is None:
             choices = hand.layout.placements(action.tile)
