@@ -73,7 +73,7 @@ def test_example_g_up_is_refused_under_muggins_but_scores_10_under_seed():
     assert (refused.value.code, refused.value.rule) == ("no_spinner", "R17")
     assert "Muggins" in refused.value.message
     seed = steps_of(started(), rows)
-    after, outcome = seed.apply(Play(Tile(4, 3), UP))
+    _, outcome = seed.apply(Play(Tile(4, 3), UP))
     assert (outcome.count, outcome.points, outcome.breakdown) == (10, 10, "6 + 1 + 3 = 10")
 
 
@@ -159,7 +159,7 @@ def test_a_later_spinner_on_a_spinner_branch_branches_again():
     state = steps_of(state, [("3-4", "up")])
     ends = {arm.value: pip for arm, pip in state.hand.layout.open_ends.items()}
     assert ends == {"left": 1, "right": 2, "up": 4, "down": 5, "3-3 up": 3, "3-3 down": 3}
-    after, outcome = state.apply(Play(Tile(3, 0), Arm.parse("3-3 down")))
+    _, outcome = state.apply(Play(Tile(3, 0), Arm.parse("3-3 down")))
     assert outcome.breakdown == "1 + 2 + 4 + 0 = 7"  # 5-5's empty down counts nothing
 
 
@@ -262,7 +262,7 @@ def test_a_settlement_through_the_game_follows_the_house_rules(rounding, settled
     assert (outcome.result.pips, outcome.result.settled) == ((6, 0), (0, settled))
 
 
-# --- K. Reserve and exact finish -------------------------------------------------------------------
+# --- K. Reserve and exact finish ----------------------------------------------------------------
 
 
 def test_example_k_a_reserve_of_two_with_two_players():
@@ -303,7 +303,7 @@ def test_rule_25_two_sides_reaching_the_target_at_a_settlement_share_the_win():
     assert both.next_step() == "Game over: Ana and Cy share the win (R25)"
 
 
-# --- refusals of the new rules ---------------------------------------------------------------------
+# --- refusals of the new rules ------------------------------------------------------------------
 
 
 @pytest.mark.parametrize(
