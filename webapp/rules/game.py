@@ -140,6 +140,8 @@ class GameState:
         hand = self.hand
         if not self._playing or hand is None or tile in hand.layout.tiles:
             return ()
+        if hand.lead_double and hand.layout.lead is None and not tile.is_double:
+            return ()  # R21: the highest double leads
         return hand.layout.placements(tile)  # () when it fits no open end
 
     def why_not(self, tile: Tile, arm: Arm | None = None) -> IllegalAction | None:
@@ -258,6 +260,8 @@ class GameState:
             raise IllegalAction("already_played", f"{tile} was already played", "R1")
         if check_fit and hand.layout.lead is not None and not hand.layout.fits(tile):
             raise IllegalAction("no_match", hand.layout.why_not(tile), "R5")
+        if hand.layout.lead is None:
+            hand.check_lead(tile)
         return hand
 
     def _play(self, action: Play) -> tuple[GameState, Outcome]:

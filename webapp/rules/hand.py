@@ -80,16 +80,20 @@ class Hand:
     def _next_seat(self) -> int:
         return (self.turn + 1) % len(self.held)
 
+    def check_lead(self, tile: Tile) -> None:
+        """R4, R21: any tile leads, except where the highest double must lead."""
+        if self.lead_double and not tile.is_double:
+            raise IllegalAction(
+                "lead_not_double",
+                f"{tile} is not a double: the highest double leads this hand (R21); "
+                "if nobody holds a double, say so when the hand starts",
+                "R21",
+            )
+
     def play(self, tile: Tile, arm: Arm | None) -> Hand:
         """R4/R5: the player to move plays ``tile``; R12: going out ends the hand."""
         if self.layout.lead is None:
-            if self.lead_double and not tile.is_double:
-                raise IllegalAction(
-                    "lead_not_double",
-                    f"{tile} is not a double: the highest double leads this hand (R21); "
-                    "if nobody holds a double, say so when the hand starts",
-                    "R21",
-                )
+            self.check_lead(tile)
             arm = None
         elif arm is not None:
             arm = self.layout.canonical(arm)
