@@ -286,7 +286,7 @@ def check(key: str, viewer: bool) -> ResponseReturnValue:
         drawing=drawing if (after or layout).lead else None,
         shown_layout=after or layout,
         hints=present.tile_hints(state),
-        arms=list(Arm),
+        arms=list(layout.all_arms),
     )
 
 
@@ -320,7 +320,8 @@ def _ends(state: GameState, tile: Tile) -> list[dict[str, Any]]:
     """For each end of the layout: may ``tile`` go there, and for how many points — or why not."""
     places = {place.arm: place for place in state.placements(tile)}
     ends = []
-    for arm in Arm:
+    layout = state.hand.layout if state.hand else Layout()
+    for arm in layout.all_arms:
         refusal = state.why_not(tile, arm)
         ends.append(
             {

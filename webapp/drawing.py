@@ -157,7 +157,7 @@ def draw_layout(layout: Layout, last: Tile | None = None) -> Drawing:
     for later in layout.spinners[1:]:
         if later.tile not in doubles:
             continue
-        centre, heading = doubles[later.tile]
+        origin, heading = doubles[later.tile]
         # Up is drawn north (or west, off a north-south arm), down the other way.
         across = (_NORTH, _SOUTH) if heading[1] == 0 else (_WEST, _EAST)
         for arm, branch_heading in zip(later.branches, across, strict=True):
@@ -171,7 +171,7 @@ def draw_layout(layout: Layout, last: Tile | None = None) -> Drawing:
                 ARM_REACH,
                 last,
                 spinner,
-                centre,
+                origin,
                 doubles,
             )
             _mark(drawing, boxes, arm, ends, tip, direction)

@@ -39,6 +39,7 @@ from .rules import (
     Undo,
     whole_number,
 )
+from .rules.options import OPTION_SPECS, PRESET_LIST, TARGET_SENTENCE
 from .store import Snapshot, StaleRevision
 
 bp = Blueprint("pages", __name__)
@@ -115,7 +116,21 @@ def _ago(when: datetime) -> str:
 
 @bp.get("/new")
 def new_game() -> ResponseReturnValue:
-    return render_template("new.html", form=_new_form({}))
+    return _new_page(_new_form({}))
+
+
+def _new_page(form: dict[str, Any], refusal: BadOptions | None = None) -> ResponseReturnValue:
+    """The new-game form: presets by what they do, every house rule from the one table."""
+    page = render_template(
+        "new.html",
+        form=form,
+        presets=PRESET_LIST,
+        specs=OPTION_SPECS,
+        target_sentence=TARGET_SENTENCE,
+        error=refusal.message if refusal else None,
+        rule=refusal.rule if refusal else None,
+    )
+    return (page, 422) if refusal else page
 
 
 @bp.post("/new")
@@ -123,14 +138,14 @@ def create() -> ResponseReturnValue:
     form = _new_form(request.form)
     resize = request.form.get("resize")
     if resize in ("add", "remove"):
-        return render_template("new.html", form=form)
+        return _new_page(form)
     players = [name for name in form["names"] if name.strip()]
-    rules = {"preset": form["preset"]}
-    rules.update({name: form[name] for name in ("deal", "target", "settlement", "finish")})
+    rules = {"preset": form["preset"], "target": form["target"]}
+    rules.update({spec.name: form[spec.name] for spec in OPTION_SPECS})
     try:
         snapshot = create_game(players, form["partnership"], _chosen(rules))
     except BadOptions as refusal:
-        return render_template("new.html", form=form, error=refusal.message, rule=refusal.rule), 422
+        return _new_page(form, refusal)
     return redirect(url_for(".game", game_id=snapshot.id), 303)
 
 
@@ -149,14 +164,15 @@ def _new_form(source: Any) -> dict[str, Any]:
         count = max(2, count - 1)
     names = (names + [""] * count)[:count]
     get = source.get if source else (lambda _name, default="": default)
+    chosen = {spec.name: str(get(spec.name, ""))[:20] for spec in OPTION_SPECS}
+    target = get("target", "").strip()[:6]
     return {
         "names": names,
-        "partnership": bool(get("partnership", "")),
+        "partnership": bool(get("partnership", "")),  # offered with four name fields (R2)
         "preset": get("preset", "seed") or "seed",
-        "deal": get("deal", ""),
-        "target": get("target", "").strip()[:6],
-        "settlement": get("settlement", ""),
-        "finish": get("finish", ""),
+        "target": target,
+        "changed": bool(target) or any(chosen.values()),
+        **chosen,
     }
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .rules import DOUBLE_SIX, Arm, GameState, HandResult, Layout, Move, Options, Status
+from .rules import DOUBLE_SIX, GameState, HandResult, Layout, Move, Options, Status
 from .store import Snapshot
 
 
@@ -95,14 +95,8 @@ def hand_data(state: GameState) -> dict[str, Any] | None:
 def layout_data(layout: Layout) -> dict[str, Any]:
     return {
         "lead": str(layout.lead) if layout.lead else None,
-        "arms": {arm.value: [str(tile) for tile in layout.arm(arm)] for arm in _arms(layout)},
+        "arms": {arm.value: [str(tile) for tile in layout.arm(arm)] for arm in layout.all_arms},
     }
-
-
-def _arms(layout: Layout) -> list[Arm]:
-    """The four arms every layout names, then each later spinner's up and down (R17)."""
-    later = [arm for spinner in layout.spinners[1:] for arm in spinner.branches]
-    return [*Arm, *later]
 
 
 def move_data(state: GameState, move: Move) -> dict[str, Any]:

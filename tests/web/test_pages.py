@@ -10,6 +10,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from tests.conftest import CSRF_TOKEN
+from webapp.rules.options import OPTION_SPECS, PRESET_LIST
 from webapp.rules import Status
 
 from .conftest import HX, Table, text
@@ -35,8 +36,44 @@ def test_rules_page_has_an_anchor_per_rule(client: FlaskClient) -> None:
 def test_new_game_form_starts_with_three_name_fields(client: FlaskClient) -> None:
     page = client.get("/new")
     assert page.text.count('name="name"') == 3
-    assert "More options" in text(page)
+    assert "House rules" in text(page)
     assert "Start game" in text(page)
+
+
+def test_the_partnership_box_is_offered_only_with_four_players(client: FlaskClient) -> None:
+    """R2: partnerships need four players; without JavaScript the box comes with the fourth
+    name field."""
+    assert 'name="partnership"' not in client.get("/new").text
+    four = client.post(
+        "/new", data={"name": ["Ana", "Ben", "Cy"], "resize": "add", "csrf_token": CSRF_TOKEN}
+    )
+    assert 'name="partnership"' in four.text
+    three = client.post(
+        "/new", data={"name": ["A", "B", "C", "D"], "resize": "remove", "csrf_token": CSRF_TOKEN}
+    )
+    assert 'name="partnership"' not in three.text
+
+
+def test_the_form_offers_every_preset_and_every_house_rule_with_its_rule(
+    client: FlaskClient,
+) -> None:
+    page = client.get("/new")
+    for preset in PRESET_LIST:
+        assert f'name="preset" value="{preset.name}"' in page.text
+        assert preset.sentence.replace("’", "&#8217;") in page.text or preset.sentence in page.text
+    for spec in OPTION_SPECS:
+        assert f'<select name="{spec.name}">' in page.text
+        assert f'href="/rules#{spec.rule}"' in page.text
+        for label in spec.labels:
+            assert label in page.text.replace("&#8217;", "’")
+    assert page.text.count('name="preset"') == len(PRESET_LIST)  # one control for the preset
+
+
+def test_a_preset_with_house_rules_is_played_by_them_and_named_so(table: Table) -> None:
+    table.create("Ana", "Ben", preset="muggins", rounding="up", reserve="1")
+    options = table.state.options
+    assert (options.spinner, options.rounding, options.reserve) == ("none", "up", 1)
+    assert options.title == "Muggins, the last tile never drawn, rounding up"
 
 
 @pytest.mark.parametrize(("resize", "fields"), [("add", 4), ("remove", 2)])

@@ -234,6 +234,12 @@ class Layout:
         """R10: the first spinner's up and down open once both its sides are covered."""
         return self.spinner_sides_covered() == 2
 
+    @property
+    def all_arms(self) -> tuple[Arm, ...]:
+        """Every arm a play may name: left, right, up, down, then each later spinner's (R17)."""
+        later = tuple(arm for spinner in self.spinners[1:] for arm in spinner.branches)
+        return (*SIDES, *BRANCHES, *later)
+
     def spinner_of(self, arm: Arm) -> Spinner | None:
         """The spinner ``arm`` branches from, if it is on the table."""
         for spinner in self.spinners:
