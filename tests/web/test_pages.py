@@ -10,8 +10,8 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from tests.conftest import CSRF_TOKEN
-from webapp.rules.options import OPTION_SPECS, PRESET_LIST
 from webapp.rules import Status
+from webapp.rules.options import OPTION_SPECS, PRESET_LIST
 
 from .conftest import HX, Table, text
 
