@@ -14,6 +14,7 @@ from webapp.rules import (
     Draw,
     GameState,
     IllegalAction,
+    Layout,
     Options,
     Pass,
     Play,
@@ -419,3 +420,22 @@ def test_rule_21_the_next_hand_is_led_by_who_went_out_with_any_tile():
     state = replace(state, next_leader=1, hand_number=1).apply(StartHand())[0]
     _, outcome = state.apply(Play(Tile(6, 5)))
     assert outcome.seat == 1 and outcome.count == 11
+
+
+# --- explanations follow the game's rules -------------------------------------------------------
+
+
+def test_learning_mode_explains_a_double_by_the_games_spinner_rule():
+    from webapp.rules.explain import explain_play
+
+    muggins = Options.make(NAMES, preset="muggins").variant
+    before = Layout.empty(muggins).place(Tile(3, 2), None)
+    reasons = explain_play(before, before.placements(Tile(2, 2))[0])
+    assert any(r.rule == "R17" and "stays in the line" in r.text for r in reasons)
+    five_up = Options.make(NAMES, preset="five-up").variant
+    before = Layout.empty(five_up).place(Tile(4, 4), None).place(Tile(4, 6), RIGHT)
+    reasons = explain_play(before, before.placements(Tile(6, 6))[0])
+    assert any(r.rule == "R17" and "6-6 up" in r.text for r in reasons)
+    assert str(reasons[-1]) == (
+        "Count [4|4] 8 + [6|6] 12 = 20: a multiple of 5, 20 pips: scores 4 in fives (R11)"
+    )

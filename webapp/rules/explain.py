@@ -77,7 +77,9 @@ def explain_count(layout: Layout) -> Reason:
     Count [5|5] 10 = 10: a multiple of 5, scores 10 (R11)
     """
     count = layout.count
-    if points_for(count):
+    if points_for(count) and layout.rules.points == "fives":
+        verdict = f"a multiple of 5, {count} pips: scores {layout.points} in fives"
+    elif points_for(count):
         verdict = f"a multiple of 5, scores {count}"
     elif count == 0:
         verdict = "nothing to score"
@@ -134,6 +136,19 @@ def _where(before: Layout, tile: Tile, arm: Arm | None) -> Reason:
 
 
 def _double(before: Layout, tile: Tile) -> Reason:
+    rules = before.rules
+    if not rules.has_spinners:
+        return Reason(
+            "R17",
+            f"{tile} is a double, so it lies crosswise, but with no spinner (Muggins) it stays "
+            "in the line: up and down never open",
+        )
+    if before.spinner is not None and rules.makes_spinner(tile, len(before.spinners)):
+        return Reason(
+            "R17",
+            f"{tile} is a double, and every double is a spinner (Five Up): once both its sides "
+            f"are covered, its ends {tile} up and {tile} down open",
+        )
     if before.spinner is None:
         return Reason(
             "R9", f"{tile} is the first double played, so it is the spinner; doubles lie crosswise"
@@ -196,9 +211,12 @@ def _counting(before: Layout, after: Layout, tile: Tile, arm: Arm | None) -> lis
             )
         )
     if tile.is_double and tile != after.spinner and arm is not None:
-        reasons.append(
-            Reason("R8", f"A double at the end of an arm counts both halves: {tile.pips}")
-        )
+        if after.rules.doubles == "one-half":
+            text = f"A double at the end of an arm counts one half here: {tile.a}"
+            reasons.append(Reason("R18", text))
+        else:
+            text = f"A double at the end of an arm counts both halves: {tile.pips}"
+            reasons.append(Reason("R8", text))
     covered = [t for t in before.end_values if t.arm is arm and t.tile.is_double]
     if arm is not None and covered and covered[0].tile != before.spinner:
         double = covered[0].tile
