@@ -77,7 +77,7 @@ def home() -> ResponseReturnValue:
 
 @bp.get("/rules")
 def rules() -> ResponseReturnValue:
-    return render_template("rules.html")
+    return render_template("rules.html", presets=PRESET_LIST)
 
 
 def _summary(snapshot: Snapshot) -> dict[str, Any]:

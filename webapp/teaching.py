@@ -69,14 +69,17 @@ def picture(layout: Layout, last: Tile | None = None) -> dict[str, Any]:
 
 
 @cache
-def diagram(notation: str) -> dict[str, Any]:
-    """A small drawn example for the rules page, from a board written like the practice URL:
-    the layout, its count, the points of its last play, and a link to try it."""
-    board = Board.parse(notation)
+def diagram(notation: str, preset: str = "seed", **rules: str) -> dict[str, Any]:
+    """A small drawn example for the rules page, from a board written like the practice URL
+    and played by a preset's rules (R17, R18): the layout, its count, the points of its last
+    play, and a link to try it (the practice board plays the standard rules)."""
+    variant = Options.make(["Ana", "Ben"], preset=preset, **rules).variant
+    board = Board.parse(notation, variant)
     last = board.last
     found = picture(board.layout, last.tile if last else None)
     found["points"] = last.points if last else 0
-    found["practice_url"] = url_for("teaching.practice", p=board.notation)
+    standard = preset == "seed" and not rules
+    found["practice_url"] = url_for("teaching.practice", p=board.notation) if standard else None
     return found
 
 

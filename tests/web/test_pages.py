@@ -28,7 +28,7 @@ def test_home_offers_a_new_game_and_the_rules(client: FlaskClient) -> None:
 
 def test_rules_page_has_an_anchor_per_rule(client: FlaskClient) -> None:
     page = client.get("/rules")
-    for rule in [f"R{n}" for n in range(1, 17)] + ["R13p"]:
+    for rule in [f"R{n}" for n in range(1, 26)] + ["R13p"]:
         assert f'id="{rule}"' in page.text
     assert "Sides before ends" in text(page)
 
@@ -587,3 +587,16 @@ def test_the_log_of_a_long_game_lists_every_hand_newest_first(table: Table) -> N
     log = table.page().text.split("Game log", 1)[1]
     assert [int(n) for n in re.findall(r"<h3>Hand (\d+) ", log)] == [5, 4, 3, 2, 1]
     assert log.count('class="audit-summary"') == 4
+
+
+def test_the_rules_page_draws_the_house_rules(client: FlaskClient) -> None:
+    """R17, R18: Muggins, Five Up and doubles that count once, each with its drawn layout."""
+    page = client.get("/rules")
+    shown = text(page)
+    assert "Example G, play 4 (Muggins)" in shown and "Example H, play 7 (Five Up)" in shown
+    five_up = page.text.split('id="R17"')[1].split('id="R18"')[0]
+    assert "6-6 up 5" in five_up  # the drawing names the second spinner's end
+    assert "3 + 2 + 1 + 5 = 11" in five_up  # its count, from the engine under five-up
+    assert "[2|2] 2" in page.text.split('id="R18"')[1].split('id="R19"')[0]  # R18: one half
+    for preset in PRESET_LIST:
+        assert preset.title in shown
