@@ -129,6 +129,7 @@ def draw_layout(layout: Layout, last: Tile | None = None) -> Drawing:
     line, centre = _line(layout)
     middle = line[centre]
     spinner = layout.spinner
+    spinners = frozenset(found.tile for found in layout.spinners)  # every one ringed (R17)
     is_spinner = spinner is not None and middle.tile == spinner and middle.tile.is_double
     half_w, half_h = (0.5, 1.0) if middle.tile.is_double else (1.0, 0.5)
     boxes: list[tuple[float, float, float, float]] = []
@@ -151,7 +152,7 @@ def draw_layout(layout: Layout, last: Tile | None = None) -> Drawing:
     doubles: dict[Tile, tuple[tuple[float, float], tuple[int, int]]] = {}
     for arm, (links, heading, start, reach) in chains.items():
         tip, direction = _walk(
-            drawing, boxes, links, heading, start, reach, last, spinner, doubles=doubles
+            drawing, boxes, links, heading, start, reach, last, spinners, doubles=doubles
         )
         _mark(drawing, boxes, arm, ends, tip, direction)
     for later in layout.spinners[1:]:
@@ -170,7 +171,7 @@ def draw_layout(layout: Layout, last: Tile | None = None) -> Drawing:
                 1.0,
                 ARM_REACH,
                 last,
-                spinner,
+                spinners,
                 origin,
                 doubles,
             )
@@ -219,7 +220,7 @@ def _walk(
     start: float,
     reach: float,
     last: Tile | None,
-    spinner: Tile | None,
+    spinners: frozenset[Tile],
     origin: tuple[float, float] = (0.0, 0.0),
     doubles: dict[Tile, tuple[tuple[float, float], tuple[int, int]]] | None = None,
 ) -> tuple[tuple[float, float], tuple[int, int]]:
@@ -252,7 +253,7 @@ def _walk(
         # The half nearer the previous tile shows ``near``.
         first, second = (link.far, link.near) if dx + dy < 0 else (link.near, link.far)
         tall = not horizontal if not link.tile.is_double else horizontal
-        is_spinner = spinner is not None and link.tile == spinner and link.tile.is_double
+        is_spinner = link.tile in spinners
         _place(drawing, boxes, link.tile, first, second, (left, top), tall, last, is_spinner)
         if doubles is not None and link.tile.is_double:
             middle = ((x0 + x1) / 2, centre_y) if horizontal else (centre_x, (y0 + y1) / 2)

@@ -73,7 +73,7 @@ def diagram(notation: str, preset: str = "seed", **rules: str) -> dict[str, Any]
     """A small drawn example for the rules page, from a board written like the practice URL
     and played by a preset's rules (R17, R18): the layout, its count, the points of its last
     play, and a link to try it (the practice board plays the standard rules)."""
-    variant = Options.make(["Ana", "Ben"], preset=preset, **rules).variant
+    variant = Options.make(["Ana", "Ben"], False, preset, **rules).variant
     board = Board.parse(notation, variant)
     last = board.last
     found = picture(board.layout, last.tile if last else None)

@@ -40,6 +40,8 @@ def test_a_second_spinner_is_drawn_with_its_own_arms_and_end_marks():
     six_five = next(p for p in pieces if p.label == "6-5")
     six_six = next(p for p in pieces if p.label == "6-6")
     assert six_five.y < six_six.y  # 6-6 up is drawn above its double
+    ringed = {piece.label for piece in pieces if "spinner" in piece.classes}
+    assert ringed == {"4-4", "6-6", "1-1"}  # every spinner is marked as one
 
 
 def test_muggins_draws_a_line_with_two_end_marks():
