@@ -313,7 +313,8 @@ def start(game_id: str) -> ResponseReturnValue:
     if leader not in ("", "random") and seat is None:
         refusal = IllegalAction("bad_seat", f"{leader[:20]!r} is not a seat at this table")
         return _act(game_id, refusal)
-    return _act(game_id, StartHand(seat))
+    # R21: the table may say nobody holds a double, so the leader it names leads any tile.
+    return _act(game_id, StartHand(seat, no_double=request.form.get("no_double") == "1"))
 
 
 @bp.post("/g/<game_id>/settle")

@@ -91,9 +91,9 @@ def tile_names(text: str) -> Markup:
     return Markup(_TILE_NAME.sub(r'<span class="tile-name">\1</span>', str(escape(text))))
 
 
-def rounding_reasons(pips: Iterable[int]) -> list[dict[str, str]]:
-    """For the settle preview in learning mode: how each player's pips round (R13)."""
-    return reason_data([explain_rounding(held) for held in pips if held])
+def rounding_reasons(pips: Iterable[int], rounding: str = "nearest") -> list[dict[str, str]]:
+    """For the settle preview in learning mode: how each player's pips round (R13, R22)."""
+    return reason_data([explain_rounding(held, rounding) for held in pips if held])
 
 
 def _register(state: BlueprintSetupState) -> None:

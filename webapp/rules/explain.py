@@ -88,19 +88,30 @@ def explain_count(layout: Layout) -> Reason:
     return Reason("R11", f"Count {layout.breakdown}: {verdict}")
 
 
-def explain_rounding(pips: int) -> Reason:
-    """R13: how a hand's pips round to the nearest five.
+def explain_rounding(pips: int, rounding: str = "nearest") -> Reason:
+    """R13, R22: how a hand's pips round to five under the game's ``rounding``.
 
     >>> print(explain_rounding(13))
     13 pips round up to 15: 13 is 3 past 10, and 3 or 4 past rounds up (R13)
     >>> print(explain_rounding(7))
     7 pips round down to 5: 7 is 2 past 5, and 1 or 2 past rounds down (R13)
+    >>> print(explain_rounding(11, "up"))
+    11 pips round up to 15: this table rounds any remainder up (R22)
+    >>> print(explain_rounding(7, "none"))
+    7 pips count as they are: this table does not round (R22)
     """
-    rounded = round_to_five(pips)
+    rounded = round_to_five(pips, rounding)
     past = pips % 5
     below = pips - past
+    if rounding == "none":
+        return Reason("R22", f"{pips} pips count as they are: this table does not round")
     if past == 0:
         text = f"{pips} pips are already a multiple of five: {rounded}"
+    elif rounding in ("up", "down"):
+        way = "up" if rounding == "up" else "down"
+        return Reason(
+            "R22", f"{pips} pips round {way} to {rounded}: this table rounds any remainder {way}"
+        )
     elif rounded > pips:
         text = (
             f"{pips} pips round up to {rounded}: {pips} is {past} past {below}, "

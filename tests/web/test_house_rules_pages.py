@@ -1,0 +1,46 @@
+"""The house rules through the pages, without JavaScript: starts, plays, settling (R17–R25)."""
+
+from __future__ import annotations
+
+from .conftest import Table, text
+
+
+def test_the_highest_double_leads_through_the_forms(table: Table) -> None:
+    """R21: a random start is refused; the table may say nobody holds a double."""
+    table.create("Ana", "Ben", first_lead="highest-double")
+    refused = table.start("random")
+    assert refused.status_code == 422
+    assert "highest double" in text(refused) and "Rule R21" in text(refused)
+    table.start(1)
+    refused = table.play("6-5")
+    assert refused.status_code == 422 and "6-5 is not a double" in text(refused)
+    table.undo()
+    table.start(1, no_double="1")
+    table.play("6-5")
+    assert table.state.hand.layout.count == 11
+
+
+def test_a_later_spinners_end_is_chosen_by_its_name(table: Table) -> None:
+    """R17: the picker's choice posts '6-6 up', and the log says it."""
+    table.create("Ana", "Ben", preset="five-up")
+    table.start(0)
+    for tile, end in [("6-4", None), ("4-4", None), ("4-2", None), ("4-1", "up")]:
+        table.play(tile, end)
+    for tile in ("6-6", "6-3"):
+        table.play(tile)
+    choice = table.play("6-5")
+    assert "6-6 up" in text(choice) and "6-6 down" in text(choice)  # where does it go?
+    table.play("6-5", "6-6 up")
+    page = table.page()
+    assert "Ana played 6-5 on the 6-6 up end: 3 + 2 + 1 + 5 = 11" in text(page)
+
+
+def test_the_settle_form_says_how_this_table_rounds(table: Table) -> None:
+    """R22: the hint and learning mode's reasons follow the rounding."""
+    table.create("Ana", "Ben", rounding="up")
+    table.start(0)
+    table.play("6-6")
+    table.draw(10)
+    table.pass_turn()
+    table.pass_turn()
+    assert "The app rounds any remainder up" in text(table.page())
