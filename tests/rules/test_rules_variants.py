@@ -439,3 +439,67 @@ def test_learning_mode_explains_a_double_by_the_games_spinner_rule():
     assert str(reasons[-1]) == (
         "Count [4|4] 8 + [6|6] 12 = 20: a multiple of 5, 20 pips: scores 4 in fives (R11)"
     )
+
+
+def _after_lead(players: list[str], **rules: object) -> GameState:
+    return steps_of(started(players, **rules), [("6-6", None)])
+
+
+@pytest.mark.parametrize(
+    ("state", "action", "code", "rule"),
+    [
+        pytest.param(
+            _after_lead(["Ana", "Ben"], reserve=2).apply(Draw(8))[0],
+            Draw(),
+            "reserve_left",
+            "R20",
+            id="R20-draw-the-reserve",
+        ),
+        pytest.param(
+            _after_lead(["Ana", "Ben"], reserve=2),
+            Draw(9),
+            "draw_too_many",
+            "R20",
+            id="R20-draw-into-the-reserve",
+        ),
+        pytest.param(
+            _after_lead(["Ana", "Ben", "Cy"], reserve="by-players"),
+            Pass(),
+            "must_draw",
+            "R7",
+            id="R7-pass-with-tiles-to-draw-beside-a-reserve",
+        ),
+        pytest.param(
+            _after_lead(["Ana", "Ben"], draw="any-time"),
+            Pass(),
+            "must_draw",
+            "R7",
+            id="R19-any-time-drawing-still-passes-by-R7",
+        ),
+    ],
+)
+def test_draws_and_passes_refused_by_the_house_rules(state, action, code, rule):
+    with pytest.raises(IllegalAction) as refused:
+        state.apply(action)
+    assert (refused.value.code, refused.value.rule) == (code, rule)
+    assert refused.value.message
+
+
+def test_rule_21_no_double_must_be_true_or_false_in_the_stored_form():
+    from webapp.rules import from_dict, to_dict
+
+    with pytest.raises(IllegalAction) as refused:
+        from_dict({"type": "start_hand", "leader": 0, "no_double": "yes"})
+    assert (refused.value.code, refused.value.rule) == ("bad_no_double", "R21")
+    start = StartHand(1, no_double=True)
+    assert from_dict(to_dict(start)) == start
+    assert to_dict(StartHand(1)) == {"type": "start_hand", "leader": 1}  # as stored before R21
+
+
+def test_rule_19_any_time_a_player_who_can_play_may_still_draw():
+    """R19: the engine takes the draw either way; under any-time it proves nothing (R7a)."""
+    state = _after_lead(["Ana", "Ben"], draw="any-time")
+    after, outcome = state.apply(Draw())
+    assert outcome.kind == "draw" and after.hand.held == (8, 10)
+    assert after.options.variant.draws_any_time
+    assert after.next_step() == "Ben to play, or draw again"
