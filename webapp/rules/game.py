@@ -280,7 +280,7 @@ class GameState:
         after = hand.play(action.tile, arm)
         move = after.moves[-1]
         side = self.options.side_of(seat)
-        past = self.options.variant.passes_target(self.scores[side], move.points, self.options.goal)
+        past = after.layout.rules.passes_target(self.scores[side], move.points, self.options.goal)
         if past:
             move = replace(move, points=0)
             after = replace(after, moves=(*after.moves[:-1], move))
