@@ -242,7 +242,15 @@ def game_options(draw: st.DrawFn) -> Options:
 seats = st.none() | st.integers(min_value=0, max_value=4)
 any_action = st.one_of(
     st.builds(StartHand, seats, st.booleans()),
-    st.builds(Play, st.sampled_from(DOUBLE_SIX), st.none() | st.sampled_from(list(Arm)), seats),
+    st.builds(
+        Play,
+        st.sampled_from(DOUBLE_SIX),
+        st.none()
+        | st.sampled_from(
+            [*Arm, *(Arm(way, Tile(n, n)) for way in ("up", "down") for n in (0, 6))]
+        ),
+        seats,
+    ),
     st.builds(Draw, st.integers(min_value=0, max_value=30), seats),
     st.builds(Pass, seats),
     st.dictionaries(
