@@ -114,6 +114,12 @@ def test_options_under_the_disclosure_are_used(table: Table) -> None:
         (["Ana", "ana", ""], {}, "each player needs a different name"),
         (["Ana", "Ben", "Cy"], {"partnership": "1"}, "partnerships need exactly 4 players"),
         (["Ana", "Ben", ""], {"target": "3"}, "the target is a number of points"),
+        (
+            ["Ana", "Ben", ""],
+            {"preset": "five-up", "rounding": "none"},
+            "with points in fives, choose a rounding",
+        ),
+        (["Ana", "Ben", ""], {"spinner": "sideways"}, "spinner must be"),
     ],
 )
 def test_bad_options_keep_the_form_and_say_why(
