@@ -44,3 +44,19 @@ def test_the_settle_form_says_how_this_table_rounds(table: Table) -> None:
     table.pass_turn()
     table.pass_turn()
     assert "The app rounds any remainder up" in text(table.page())
+
+
+def test_rescore_names_the_play_the_other_rules_refuse(table: Table) -> None:
+    """Example H under five-up rescored as seed: the 6-5 on 6-6 up is refused (R9)."""
+    table.create("Ana", "Ben", preset="five-up")
+    table.start(0)
+    for tile, end in [("6-4", None), ("4-4", None), ("4-2", None), ("4-1", "up")]:
+        table.play(tile, end)
+    for tile, end in [("6-6", None), ("6-3", None), ("6-5", "6-6 up")]:
+        table.play(tile, end)
+    page = table.client.get(f"{table.url}/rescore?preset=seed")
+    assert page.status_code == 200
+    shown = text(page)
+    assert "As played Five Up; to 61" in shown
+    assert "Under these rules Ana’s play of 6-5 on the 6-6 up end in hand 1, move 7" in shown
+    assert "only the first double played, 4-4, spins (R9)" in shown
