@@ -104,7 +104,7 @@ class OptionSpec:
             allowed = " or ".join(repr(v) for v in self.values)
             shown = repr(value) if len(repr(value)) <= 24 else repr(value)[:20] + "…"
             raise BadOptions(self.name, f"{self.name} must be {allowed}, not {shown}", self.rule)
-        return value
+        return self.values[self.values.index(value)]  # as declared: 2, not 2.0
 
 
 def _spec(
