@@ -60,3 +60,18 @@ def test_rescore_names_the_play_the_other_rules_refuse(table: Table) -> None:
     assert "As played Five Up; to 61" in shown
     assert "Under these rules Ana’s play of 6-5 on the 6-6 up end in hand 1, move 7" in shown
     assert "only the first double played, 4-4, spins (R9)" in shown
+
+
+def test_the_practice_board_plays_a_presets_rules(client) -> None:
+    """R17: the practice board under Muggins refuses up; under Five Up a later spinner opens."""
+    muggins = "/practice?rules=muggins&p=4-4,4-1:right,4-6:left"
+    refused = client.get(muggins + "&add=4-3:up")
+    assert refused.status_code == 422
+    assert "with no spinner (Muggins)" in text(refused) and "Rule R17" in text(refused)
+    assert 'name="rules" value="muggins"' in client.get(muggins).text
+    board = "6-4,4-4:right,4-2:right,4-1:up,6-6:left,6-3:left"
+    added = client.get(f"/practice?rules=five-up&p={board}&add=6-5:6-6 up")
+    assert added.status_code == 303 and "rules=five-up" in added.location
+    page = client.get(added.location)
+    assert "3 + 2 + 1 + 5 = 11" in text(page)
+    assert client.get("/practice?rules=sniff").status_code == 200  # unknown: the standard rules
