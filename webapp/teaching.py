@@ -139,7 +139,7 @@ def practice() -> ResponseReturnValue:
 def _practice_url(board: Board, preset: str = "seed") -> str:
     """The board's own address: its plays in the query string (none for the empty board),
     and the preset it is played by unless it is the standard one."""
-    found: dict[str, str] = {} if preset == "seed" else {"rules": preset}
+    found: dict[str, Any] = {} if preset == "seed" else {"rules": preset}
     if board.notation:
         found["p"] = board.notation
     return url_for("teaching.practice", **found)
