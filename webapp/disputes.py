@@ -535,7 +535,7 @@ def _columns(found: Rescore) -> list[dict[str, Any]]:
                 "label": label,
                 "rules": _rules_words(options),
                 "scores": [
-                    {"name": options.side_name(side), "score": score, "won": state.winner == side}
+                    {"name": options.side_name(side), "score": score, "won": side in state.winners}
                     for side, score in enumerate(state.scores)
                 ],
                 "ending": found.ending(history),

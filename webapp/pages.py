@@ -84,7 +84,7 @@ def _summary(snapshot: Snapshot) -> dict[str, Any]:
     state = snapshot.state
     options = state.options
     sides = [
-        {"name": options.side_name(side), "score": score, "won": side == state.winner}
+        {"name": options.side_name(side), "score": score, "won": side in state.winners}
         for side, score in enumerate(state.scores)
     ]
     if state.status is Status.GAME_OVER:
@@ -538,7 +538,7 @@ def _sides(state: GameState) -> list[dict[str, Any]]:
                 "score": score,
                 "progress": min(max(score, 0), options.goal),
                 "turn": turn in seats,
-                "won": state.winner == side,
+                "won": side in state.winners,
                 "players": [
                     {
                         "name": options.players[seat],
