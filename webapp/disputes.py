@@ -46,6 +46,7 @@ from .rules.history import (
     settled_prefix,
     standing_after,
 )
+from .rules.options import OPTION_SPECS, PRESET_LIST
 from .rules.rescore import Rescore, changed
 from .screen import picker_tiles
 from .security import public_url
@@ -325,7 +326,7 @@ def check(key: str, viewer: bool) -> ResponseReturnValue:
         drawing=drawing if (after or layout).lead else None,
         shown_layout=after or layout,
         tiles=picker_tiles(state, coaching=True),
-        arms=list(Arm),
+        arms=list(layout.all_arms),
     )
 
 
@@ -359,7 +360,8 @@ def _ends(state: GameState, tile: Tile) -> list[dict[str, Any]]:
     """For each end of the layout: may ``tile`` go there, and for how many points — or why not."""
     places = {place.arm: place for place in state.placements(tile)}
     ends = []
-    for arm in Arm:
+    layout = state.hand.layout if state.hand else Layout()
+    for arm in layout.all_arms:
         refusal = state.why_not(tile, arm)
         ends.append(
             {
@@ -510,21 +512,23 @@ def _result_view(options: Options, played: PlayedHand) -> dict[str, Any] | None:
     }
 
 
+#: Every house rule a rescore may change: all but the deal, since the hands were dealt (R1).
+_DISPUTED = tuple(spec for spec in OPTION_SPECS if spec.name != "deal")
+
 # --- rescore --------------------------------------------------------------------------------------
 
 
 @_route("/rescore", "rescore")
 def rescore_page(key: str, viewer: bool) -> ResponseReturnValue:
-    """The game as played beside the same log under other options (R13–R16)."""
+    """The game as played beside the same log under other options (R13–R25)."""
     table = _table(key, viewer)
     options = table.state.options
     other_preset = "pagat" if options.preset == "seed" else "seed"
     form = {
         "preset": request.args.get("preset", other_preset).strip()[:12],
-        "settlement": request.args.get("settlement", "").strip()[:20],
-        "finish": request.args.get("finish", "").strip()[:20],
         "target": request.args.get("target", "").strip()[:6],
     }
+    form.update({spec.name: request.args.get(spec.name, "").strip()[:20] for spec in _DISPUTED})
     history = history_of(table.snapshot)
     error = None
     found = None
@@ -540,6 +544,9 @@ def rescore_page(key: str, viewer: bool) -> ResponseReturnValue:
         state=table.state,
         options=options,
         form=form,
+        presets=PRESET_LIST,
+        specs=_DISPUTED,
+        disputed=any(form[spec.name] for spec in _DISPUTED) or bool(form["target"]),
         error=error,
         found=found,
         columns=_columns(found) if found else [],
@@ -559,7 +566,7 @@ def _columns(found: Rescore) -> list[dict[str, Any]]:
                 "label": label,
                 "rules": _rules_words(options),
                 "scores": [
-                    {"name": options.side_name(side), "score": score, "won": state.winner == side}
+                    {"name": options.side_name(side), "score": score, "won": side in state.winners}
                     for side, score in enumerate(state.scores)
                 ],
                 "ending": found.ending(history),
@@ -619,11 +626,5 @@ def _ended(options: Options, played: PlayedHand) -> str:
 
 
 def _rules_words(options: Options) -> str:
-    settlement = {
-        "subtract-own": "each loses own pips (R13)",
-        "winner-takes": "winner takes the pips (R13p)",
-    }[options.settlement.value]
-    finish = {"immediate": "ends at once", "end-of-hand": "hand finished first"}
-    return (
-        f"{options.preset}: {settlement}; to {options.goal}, {finish[options.finish.value]} (R16)"
-    )
+    """The rules in force, named as a table says them ("Muggins, rounding up"), and the target."""
+    return f"{options.title}; to {options.goal}"

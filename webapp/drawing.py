@@ -157,6 +157,7 @@ def _draw(layout: Layout, last: Tile | None) -> Drawing:
     line, centre = _line(layout)
     middle = line[centre]
     spinner = layout.spinner
+    spinners = frozenset(found.tile for found in layout.spinners)  # every one ringed (R17)
     is_spinner = spinner is not None and middle.tile == spinner and middle.tile.is_double
     half_w, half_h = (0.5, 1.0) if middle.tile.is_double else (1.0, 0.5)
     boxes: list[tuple[float, float, float, float]] = []
@@ -175,16 +176,54 @@ def _draw(layout: Layout, last: Tile | None) -> Drawing:
         chains[Arm.UP] = (up, _NORTH, half_h, ARM_REACH)
         chains[Arm.DOWN] = (down, _SOUTH, half_h, ARM_REACH)
     ends = layout.open_ends
+    # Where each double was drawn, for a later spinner's arms (R17, Five Up).
+    doubles: dict[Tile, tuple[tuple[float, float], tuple[int, int]]] = {}
     for arm, (links, heading, start, reach) in chains.items():
-        tip, direction = _walk(drawing, boxes, links, heading, start, reach, last, spinner)
-        if arm in ends:
-            radius = 0.55
-            x = tip[0] + direction[0] * (radius + 0.12)
-            y = tip[1] + direction[1] * (radius + 0.12)
-            drawing.marks.append(EndMark(arm.value, x * UNIT, y * UNIT, ends[arm], radius * UNIT))
-            boxes.append((x - radius, y - radius, x + radius, y + radius))
+        tip, direction = _walk(
+            drawing, boxes, links, heading, start, reach, last, spinners, doubles=doubles
+        )
+        _mark(drawing, boxes, arm, ends, tip, direction)
+    for later in layout.spinners[1:]:
+        if later.tile not in doubles:
+            continue
+        origin, heading = doubles[later.tile]
+        # Up is drawn north (or west, off a north-south arm), down the other way.
+        across = (_NORTH, _SOUTH) if heading[1] == 0 else (_WEST, _EAST)
+        for arm, branch_heading in zip(later.branches, across, strict=True):
+            links = [_Link(t, t.a, t.b) for t in layout.arm(arm)]
+            tip, direction = _walk(
+                drawing,
+                boxes,
+                links,
+                branch_heading,
+                1.0,
+                ARM_REACH,
+                last,
+                spinners,
+                origin,
+                doubles,
+            )
+            _mark(drawing, boxes, arm, ends, tip, direction)
     drawing.box = _frame(boxes)
     return drawing
+
+
+def _mark(
+    drawing: Drawing,
+    boxes: list[tuple[float, float, float, float]],
+    arm: Arm,
+    ends: dict[Arm, int],
+    tip: tuple[float, float],
+    direction: tuple[int, int],
+) -> None:
+    """The marker of an open end, just beyond the tip of its arm."""
+    if arm not in ends:
+        return
+    radius = 0.55
+    x = tip[0] + direction[0] * (radius + 0.12)
+    y = tip[1] + direction[1] * (radius + 0.12)
+    drawing.marks.append(EndMark(arm.value, x * UNIT, y * UNIT, ends[arm], radius * UNIT))
+    boxes.append((x - radius, y - radius, x + radius, y + radius))
 
 
 def _line(layout: Layout) -> tuple[list[_Link], int]:
@@ -209,11 +248,14 @@ def _walk(
     start: float,
     reach: float,
     last: Tile | None,
-    spinner: Tile | None,
+    spinners: frozenset[Tile],
+    origin: tuple[float, float] = (0.0, 0.0),
+    doubles: dict[Tile, tuple[tuple[float, float], tuple[int, int]]] | None = None,
 ) -> tuple[tuple[float, float], tuple[int, int]]:
-    """Lay ``links`` out from the centre tile, turning one corner; return the tip and heading."""
+    """Lay ``links`` out from the tile at ``origin``, turning one corner; return the tip and
+    heading. Each double's centre and heading go into ``doubles``."""
     dx, dy = heading
-    centre_x, centre_y = 0.0, 0.0  # a point on the chain's centre line
+    centre_x, centre_y = origin  # a point on the chain's centre line
     run = start  # distance from the centre line's origin to the current edge, along heading
     travelled = 0.0
     turned = False
@@ -239,8 +281,11 @@ def _walk(
         # The half nearer the previous tile shows ``near``.
         first, second = (link.far, link.near) if dx + dy < 0 else (link.near, link.far)
         tall = not horizontal if not link.tile.is_double else horizontal
-        is_spinner = spinner is not None and link.tile == spinner and link.tile.is_double
+        is_spinner = link.tile in spinners
         _place(drawing, boxes, link.tile, first, second, (left, top), tall, last, is_spinner)
+        if doubles is not None and link.tile.is_double:
+            middle = ((x0 + x1) / 2, centre_y) if horizontal else (centre_x, (y0 + y1) / 2)
+            doubles[link.tile] = (middle, (dx, dy))
         run += length
         travelled += length
         last_across = across

@@ -18,6 +18,7 @@ from flask.typing import ResponseReturnValue
 
 from .drawing import draw_layout
 from .games import store
+from .present import end_label
 from .rules import (
     DOUBLE_SIX,
     Arm,
@@ -185,7 +186,7 @@ def _places(state: GameState, entry: int, move: Move, tile: Tile) -> list[dict[s
         found.append(
             {
                 "arm": place.arm.value if place.arm else "",
-                "label": "Lead it" if lead else f"{place.arm.value.capitalize()} end",
+                "label": "Lead it" if lead or place.arm is None else f"{end_label(place.arm)} end",
                 "points": place.points,
                 "breakdown": place.breakdown,
                 **choice,

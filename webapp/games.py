@@ -7,7 +7,7 @@ from typing import Any
 
 from flask import current_app, session
 
-from .rules import BadOptions, Options
+from .rules import PRESETS, BadOptions, Options
 from .store import Snapshot, Store
 
 RECENT_GAMES = 12
@@ -29,7 +29,7 @@ def create_game(players: object, partnership: object, rules: dict[str, Any]) -> 
     rules = dict(rules)
     preset = rules.pop("preset", "seed") or "seed"
     if not isinstance(preset, str):
-        raise BadOptions("preset", "the preset is a name: seed or pagat")
+        raise BadOptions("preset", "the preset is a name: " + ", ".join(PRESETS))
     options = Options.make(players, partnership, preset, **rules)
     snapshot = store().create(options)
     remember(snapshot.id)

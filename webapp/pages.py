@@ -40,6 +40,7 @@ from .rules import (
     to_dict,
     whole_number,
 )
+from .rules.options import OPTION_SPECS, PRESET_LIST, TARGET_SENTENCE
 from .security import public_url
 from .store import Snapshot, StaleRevision
 
@@ -78,14 +79,14 @@ def home() -> ResponseReturnValue:
 
 @bp.get("/rules")
 def rules() -> ResponseReturnValue:
-    return render_template("rules.html")
+    return render_template("rules.html", presets=PRESET_LIST)
 
 
 def _summary(snapshot: Snapshot) -> dict[str, Any]:
     state = snapshot.state
     options = state.options
     sides = [
-        {"name": options.side_name(side), "score": score, "won": side == state.winner}
+        {"name": options.side_name(side), "score": score, "won": side in state.winners}
         for side, score in enumerate(state.scores)
     ]
     if state.status is Status.GAME_OVER:
@@ -117,7 +118,21 @@ def _ago(when: datetime) -> str:
 
 @bp.get("/new")
 def new_game() -> ResponseReturnValue:
-    return render_template("new.html", form=_new_form({}))
+    return _new_page(_new_form({}))
+
+
+def _new_page(form: dict[str, Any], refusal: BadOptions | None = None) -> ResponseReturnValue:
+    """The new-game form: presets by what they do, every house rule from the one table."""
+    page = render_template(
+        "new.html",
+        form=form,
+        presets=PRESET_LIST,
+        specs=OPTION_SPECS,
+        target_sentence=TARGET_SENTENCE,
+        error=refusal.message if refusal else None,
+        rule=refusal.rule if refusal else None,
+    )
+    return (page, 422) if refusal else page
 
 
 @bp.post("/new")
@@ -126,14 +141,14 @@ def create() -> ResponseReturnValue:
     form = _new_form(request.form)
     resize = request.form.get("resize")
     if resize in ("add", "remove"):
-        return render_template("new.html", form=form)
+        return _new_page(form)
     players = [name for name in form["names"] if name.strip()]
-    rules = {"preset": form["preset"]}
-    rules.update({name: form[name] for name in ("deal", "target", "settlement", "finish")})
+    rules = {"preset": form["preset"], "target": form["target"]}
+    rules.update({spec.name: form[spec.name] for spec in OPTION_SPECS})
     try:
         snapshot = create_game(players, form["partnership"], _chosen(rules))
     except BadOptions as refusal:
-        return render_template("new.html", form=form, error=refusal.message, rule=refusal.rule), 422
+        return _new_page(form, refusal)
     return redirect(url_for(".game", game_id=snapshot.id), 303)
 
 
@@ -152,14 +167,15 @@ def _new_form(source: Any) -> dict[str, Any]:
         count = max(2, count - 1)
     names = (names + [""] * count)[:count]
     get = source.get if source else (lambda _name, default="": default)
+    chosen = {spec.name: str(get(spec.name, ""))[:20] for spec in OPTION_SPECS}
+    target = get("target", "").strip()[:6]
     return {
         "names": names,
-        "partnership": bool(get("partnership", "")),
+        "partnership": bool(get("partnership", "")),  # offered with four name fields (R2)
         "preset": get("preset", "seed") or "seed",
-        "deal": get("deal", ""),
-        "target": get("target", "").strip()[:6],
-        "settlement": get("settlement", ""),
-        "finish": get("finish", ""),
+        "target": target,
+        "changed": bool(target) or any(chosen.values()),
+        **chosen,
     }
 
 
@@ -300,7 +316,8 @@ def start(game_id: str) -> ResponseReturnValue:
     if leader not in ("", "random") and seat is None:
         refusal = IllegalAction("bad_seat", f"{leader[:20]!r} is not a seat at this table")
         return _refused(game_id, refusal)
-    return _act(game_id, StartHand(seat))
+    # R21: the table may say nobody holds a double, so the leader it names leads any tile.
+    return _act(game_id, StartHand(seat, no_double=request.form.get("no_double") == "1"))
 
 
 @bp.post("/g/<game_id>/settle")
@@ -472,7 +489,7 @@ def _preview(
     except RuleError as refusal:
         return None, refusal
     assert outcome.result is not None
-    why = teaching.rounding_reasons(outcome.result.pips)
+    why = teaching.rounding_reasons(outcome.result.pips, state.options.rounding)
     return screen.preview_of(state, outcome, after, why), None
 
 

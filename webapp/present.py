@@ -34,7 +34,9 @@ def game_data(snapshot: Snapshot) -> dict[str, Any]:
         "partnership": options.partnership,
         "target": options.goal,
         "rules": options.rules_dict(),
+        "rules_title": options.title,
         "winner": winner_names(state),
+        "winners": [options.side_name(side) for side in state.winners],
         "next_leader": _next_leader(state),
         "hand": hand_data(state),
         "hands": [result_data(state, result) for result in state.results],
@@ -76,11 +78,13 @@ def hand_data(state: GameState) -> dict[str, Any] | None:
         "leader": state.name(hand.leader),
         "turn": state.name(hand.turn) if state.status is Status.PLAYING else None,
         "boneyard": hand.boneyard,
+        "drawable": hand.drawable,
         "held": {state.name(seat): count for seat, count in enumerate(hand.held)},
         "ends": {arm.value: pip for arm, pip in layout.open_ends.items()},
         "count": layout.count,
         "breakdown": layout.breakdown,
         "spinner": str(layout.spinner) if layout.spinner else None,
+        "spinners": [str(spinner.tile) for spinner in layout.spinners],
         "layout": layout_data(layout),
         "moves": [move_data(state, move) for move in hand.moves],
         "end": hand.end.value if hand.end else None,
@@ -91,7 +95,7 @@ def hand_data(state: GameState) -> dict[str, Any] | None:
 def layout_data(layout: Layout) -> dict[str, Any]:
     return {
         "lead": str(layout.lead) if layout.lead else None,
-        "arms": {arm.value: [str(tile) for tile in layout.arm(arm)] for arm in Arm},
+        "arms": {arm.value: [str(tile) for tile in layout.arm(arm)] for arm in layout.all_arms},
     }
 
 

@@ -383,7 +383,7 @@ def scores(state: GameState) -> Scores:
                 score=score,
                 progress=min(max(score, 0), options.goal),
                 turn=turn in seats,
-                won=state.winner == side,
+                won=side in state.winners,
                 players=tuple(
                     Seat(options.players[seat], hand.held[seat] if hand else None, seat == turn)
                     for seat in seats
@@ -503,11 +503,15 @@ def settlement(
         heading = f"{state.name(hand.went_out)} went out!"
     else:
         heading = "Blocked: nobody can play"
-    how = (
-        "rounded to the nearest five and taken off their score"
-        if options.settlement.value == "subtract-own"
-        else "rounded; the winner scores the others’ pips"
-    )
+    rounding = options.rounding
+    rounded = {
+        "none": "counted as they are",
+        "nearest": "rounded to the nearest five",
+    }.get(rounding, f"any remainder rounded {rounding} to a five")
+    if options.settlement.value == "subtract-own":
+        how = f"{rounded} and taken off their score"
+    else:
+        how = f"{rounded}; the winner scores the others’ pips"
     reports = tuple(
         Report(
             seat,

@@ -13,6 +13,7 @@ import contextlib
 import hmac
 import secrets
 import socket
+from typing import Any
 from urllib.parse import urlsplit
 
 from flask import Flask, abort, current_app, request, session, url_for
@@ -95,7 +96,7 @@ def register(app: Flask) -> None:
         return response
 
 
-def public_url(endpoint: str, **values: object) -> str:
+def public_url(endpoint: str, **values: Any) -> str:
     """The absolute URL of a page for players to open: on ``PUBLIC_URL`` when it is set, never
     on the Host header then; without it, only an allowed Host gets this far."""
     public = str(current_app.config["PUBLIC_URL"])

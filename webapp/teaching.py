@@ -24,6 +24,7 @@ from .games import store
 from .rules import DOUBLE_SIX, GameState, Layout, Options, Outcome, RuleError, Tile
 from .rules.explain import Reason, explain_move, explain_play, explain_rounding
 from .rules.layout import Placement
+from .rules.options import PRESET_LIST, PRESETS
 from .rules.practice import Board, Step
 from .rules.settlement import round_to_five
 from .screen import PickerTile
@@ -70,14 +71,16 @@ def picture(layout: Layout, last: Tile | None = None) -> dict[str, Any]:
 
 
 @cache
-def diagram(notation: str) -> dict[str, Any]:
-    """A small drawn example for the rules page, from a board written like the practice URL:
-    the layout, its count, the points of its last play, and a link to try it."""
-    board = Board.parse(notation)
+def diagram(notation: str, preset: str = "seed", **rules: str) -> dict[str, Any]:
+    """A small drawn example for the rules page, from a board written like the practice URL
+    and played by a preset's rules (R17, R18): the layout, its count, the points of its last
+    play, and a link to try it on the practice board (which plays presets, not single rules)."""
+    variant = Options.make(["Ana", "Ben"], False, preset, **rules).variant
+    board = Board.parse(notation, variant)
     last = board.last
     found = picture(board.layout, last.tile if last else None)
     found["points"] = last.points if last else 0
-    found["practice_url"] = url_for("teaching.practice", p=board.notation)
+    found["practice_url"] = None if rules else _practice_url(board, preset)
     return found
 
 
@@ -89,9 +92,9 @@ def tile_names(text: str) -> Markup:
     return Markup(_TILE_NAME.sub(r'<span class="tile-name">\1</span>', str(escape(text))))
 
 
-def rounding_reasons(pips: Iterable[int]) -> list[dict[str, str]]:
-    """For the settle preview in learning mode: how each player's pips round (R13)."""
-    return reason_data([explain_rounding(held) for held in pips if held])
+def rounding_reasons(pips: Iterable[int], rounding: str = "nearest") -> list[dict[str, str]]:
+    """For the settle preview in learning mode: how each player's pips round (R13, R22)."""
+    return reason_data([explain_rounding(held, rounding) for held in pips if held])
 
 
 def _register(state: BlueprintSetupState) -> None:
@@ -113,29 +116,34 @@ def practice() -> ResponseReturnValue:
 
     ``add`` (a tile, or ``tile:end``) plays one more tile and redirects to the new board.
     """
-    board, refusal = Board.read(request.args.get("p", ""))
+    rules = request.args.get("rules", "seed")
+    preset = rules if rules in PRESETS else "seed"  # R17, R18: the board plays a preset's rules
+    variant = Options.make(["Ana", "Ben"], False, preset).variant
+    board, refusal = Board.read(request.args.get("p", ""), variant)
     if refusal is not None:
         notice = _refusal(refusal, "This board link has a mistake")
-        return _practice_page(board, notice=notice, kept=True), 400
+        return _practice_page(board, preset, notice=notice, kept=True), 400
     added = request.args.get("add")
     if added is None:
-        return _practice_page(board)
+        return _practice_page(board, preset)
     try:
         step = Step.parse(added[:20])
         places = board.placements(step.tile)
         if step.arm is None and board.layout.lead is not None and len(places) > 1:
-            return _practice_page(board, choice=(step.tile, places))
+            return _practice_page(board, preset, choice=(step.tile, places))
         board = board.add(step.tile, step.arm)
     except RuleError as refused:
-        return _practice_page(board, notice=_refusal(refused, "Not allowed")), 422
-    return redirect(_practice_url(board), 303)
+        return _practice_page(board, preset, notice=_refusal(refused, "Not allowed")), 422
+    return redirect(_practice_url(board, preset), 303)
 
 
-def _practice_url(board: Board) -> str:
-    """The board's own address: its plays in the query string (none for the empty board)."""
+def _practice_url(board: Board, preset: str = "seed") -> str:
+    """The board's own address: its plays in the query string (none for the empty board),
+    and the preset it is played by unless it is the standard one."""
+    found: dict[str, Any] = {} if preset == "seed" else {"rules": preset}
     if board.notation:
-        return url_for("teaching.practice", p=board.notation)
-    return url_for("teaching.practice")
+        found["p"] = board.notation
+    return url_for("teaching.practice", **found)
 
 
 def _refusal(refusal: RuleError, title: str) -> dict[str, Any]:
@@ -145,26 +153,27 @@ def _refusal(refusal: RuleError, title: str) -> dict[str, Any]:
 
 def _practice_page(
     board: Board,
+    preset: str,
     notice: dict[str, Any] | None = None,
     choice: tuple[Tile, tuple[Placement, ...]] | None = None,
     kept: bool = False,
 ) -> str:
     last = board.last
     layout = board.layout
-    rows = []
+    rows: list[dict[str, Any]] = []
     for tile, places in board.what_if():
         rows.append(
             {
                 "tile": str(tile),
                 "best": max((place.points for place in places), default=0),
-                "places": [_place_data(board, place) for place in places],
+                "places": [_place_data(board, place, preset) for place in places],
             }
         )
     tiles = {row["tile"]: row for row in rows}
     picker = []
     for tile in DOUBLE_SIX:
         row = tiles.get(str(tile), {})
-        best = row.get("best", 0)
+        best = int(row.get("best", 0))
         fits = bool(row.get("places")) and (layout.lead is not None or best > 0)
         picker.append(PickerTile(str(tile), str(tile) not in tiles, fits, best))
     return render_template(
@@ -179,25 +188,31 @@ def _practice_page(
         fitting=[r for r in rows if r["places"] and not r["best"]],
         stuck=[r["tile"] for r in rows if not r["places"]],
         open_ends=sorted({pip for _, pip in layout.open_ends.items()}, reverse=True),
-        undo_url=_practice_url(board.undo()),
-        clear_url=url_for("teaching.practice"),
+        undo_url=_practice_url(board.undo(), preset),
+        clear_url=_practice_url(Board(), preset),
+        cancel_url=_practice_url(board, preset),
+        preset=preset,
+        presets=PRESET_LIST,
         notice=notice,
         kept=kept,
         choice=(
-            {"tile": str(choice[0]), "places": [_place_data(board, p) for p in choice[1]]}
+            {
+                "tile": str(choice[0]),
+                "places": [_place_data(board, p, preset) for p in choice[1]],
+            }
             if choice
             else None
         ),
     )
 
 
-def _place_data(board: Board, place: Placement) -> dict[str, Any]:
+def _place_data(board: Board, place: Placement, preset: str) -> dict[str, Any]:
     return {
         "arm": place.arm.value if place.arm else "lead",
         "points": place.points,
         "count": place.count,
         "breakdown": place.breakdown,
-        "url": _practice_url(board.add(place.tile, place.arm)),
+        "url": _practice_url(board.add(place.tile, place.arm), preset),
     }
 
 

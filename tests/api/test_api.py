@@ -60,7 +60,18 @@ def test_rules_and_partnership(client: FlaskClient) -> None:
         "target": 150,
         "settlement": "winner-takes",
         "finish": "end-of-hand",
+        "spinner": "first-double",
+        "doubles": "both-halves",
+        "draw": "when-stuck",
+        "reserve": 0,
+        "first_lead": "by-lot",
+        "rounding": "nearest",
+        "rounding_of": "total",
+        "blocked": "fewest-takes",
+        "floor": "none",
+        "points": "pips",
     }
+    assert game.state["rules_title"] == "Pagat, winning after the hand, to 150"
     assert game.state["teams"] == [
         {"players": ["Ana", "Cy"], "score": 0},
         {"players": ["Ben", "Di"], "score": 0},
@@ -73,7 +84,7 @@ def test_rules_and_partnership(client: FlaskClient) -> None:
         ({"players": ["Ana"]}, "player_count"),
         ({"players": ["Ana", "ana"]}, "duplicate_name"),
         ({"players": ["Ana", "Ben", "Cy"], "partnership": True}, "partnership"),
-        ({"players": ["Ana", "Ben"], "rules": {"preset": "muggins"}}, "preset"),
+        ({"players": ["Ana", "Ben"], "rules": {"preset": "sniff"}}, "preset"),
         ({"players": ["Ana", "Ben"], "rules": {"target": -5}}, "target"),
         ({"players": ["Ana", "Ben"], "rules": {"target": "²"}}, "target"),
         ({"players": ["Ana", "Ben"], "rules": {"target": "1" * 5000}}, "target"),

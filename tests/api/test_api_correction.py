@@ -73,7 +73,7 @@ def test_a_later_play_that_no_longer_fits_is_named_with_its_reason_and_taken_bac
     assert outcome["stopped_because"] == {
         "code": "no_match",
         "rule": "R5",
-        "message": "no open end shows 0 or 3: open ends are 5, 2",
+        "message": "the left end shows 5, and 0-3 has no 5",
     }
     assert "move 5 (Ben played 3-0 on the left end) no longer fits" in outcome["message"]
     # Ben can now enter what he really played.

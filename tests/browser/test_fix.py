@@ -128,8 +128,8 @@ def test_a_later_move_that_no_longer_fits_is_named_and_taken_back(
     message = status(page)
     expect(message).to_contain_text("Fixed move 3: Cy played 6-5 on the left end, not 6-0")
     expect(message).to_contain_text(
-        "move 5 (Ben played 3-0 on the left end) no longer fits: no open end shows 0 or 3: "
-        "open ends are 5, 2 — moves from there on taken back (R5)"
+        "move 5 (Ben played 3-0 on the left end) no longer fits: the left end shows 5, "
+        "and 0-3 has no 5 — moves from there on taken back (R5)"
     )
     expect(message).to_contain_text("Ben to play")
     expect(message).to_be_in_viewport()

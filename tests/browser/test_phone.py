@@ -257,6 +257,8 @@ def test_a_double_tap_on_a_tile_that_fits_two_ends_chooses_no_end(
         "button", name=re.compile(r"points")
     )
 
+    expect(phone.locator("#live")).to_have_attribute("hx-trigger", "every 2s")
+    phone.wait_for_function("() => window.htmx !== undefined")
     tile(phone, "3-2").dblclick()
     expect(choices).to_have_count(2)
     phone.wait_for_timeout(600)

@@ -153,7 +153,7 @@ def new_game(page: Page, base: str, names: list[str], target: int | None = None)
     for seat, name in enumerate(names, start=1):
         page.get_by_label(f"Player {seat} name").fill(name)
     if target is not None:
-        page.get_by_text("More options").click()
+        page.get_by_text("House rules", exact=True).click()
         page.get_by_label("Play to").fill(str(target))
 
 

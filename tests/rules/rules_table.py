@@ -93,13 +93,15 @@ class Table:
         hands: Sequence[str | Sequence[Tile]],
         boneyard: str | Sequence[Tile],
         leader: int | None = None,
+        no_double: bool = False,
     ) -> Outcome:
-        """Deal the given hands (R1) and start the hand with ``leader`` (None: R3 decides)."""
+        """Deal the given hands (R1) and start the hand with ``leader`` (None: R3 decides;
+        ``no_double``: nobody holds a double, R21)."""
         dealt = [tiles(hand) if isinstance(hand, str) else list(hand) for hand in hands]
         rest = tiles(boneyard) if isinstance(boneyard, str) else list(boneyard)
         assert all(len(hand) == self.options.hand_size for hand in dealt), "R1: hand sizes"
         assert sorted([*rest, *(tile for hand in dealt for tile in hand)]) == sorted(DOUBLE_SIX)
-        outcome = self.apply(self.state.resolve(StartHand(leader)))
+        outcome = self.apply(self.state.resolve(StartHand(leader, no_double)))
         self.hands, self.boneyard = dealt, rest
         return outcome
 
@@ -127,9 +129,11 @@ class Table:
         return outcome
 
     def draw(self, count: int = 1) -> list[Tile]:
-        """R6: the player to move, who cannot play, draws ``count`` tiles from the boneyard."""
+        """R6: the player to move, who cannot play, draws ``count`` tiles from the boneyard
+        (R19: under ``draw = "any-time"`` they may draw though a tile fits)."""
         seat = self.turn
-        assert not self.fitting(seat), f"R6: {self.state.name(seat)} can play, so may not draw"
+        if self.options.draw == "when-stuck":
+            assert not self.fitting(seat), f"R6: {self.state.name(seat)} can play, may not draw"
         self.apply(Draw(count))
         drawn, self.boneyard = self.boneyard[:count], self.boneyard[count:]
         self.hands[seat].extend(drawn)

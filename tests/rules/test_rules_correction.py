@@ -161,8 +161,8 @@ def test_the_first_later_move_that_no_longer_fits_stops_the_fold_and_says_why_R5
     assert (fixed.refusal.code, fixed.refusal.rule) == ("no_match", "R5")
     assert outcome.message == (
         "Fixed move 3: Cy played 6-5 on the left end, not 6-0; move 4 kept; "
-        "move 5 (Ben played 3-0 on the left end) no longer fits: no open end shows 0 or 3: "
-        "open ends are 5, 2 — moves from there on taken back (R5)"
+        "move 5 (Ben played 3-0 on the left end) no longer fits: the left end shows 5, "
+        "and 0-3 has no 5 — moves from there on taken back (R5)"
     )
 
 

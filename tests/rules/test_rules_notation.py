@@ -28,7 +28,7 @@ from webapp.rules import (
 halves = st.integers(min_value=0, max_value=6)
 tiles = st.builds(Tile, halves, halves)  # either orientation
 seats = st.none() | st.integers(min_value=0, max_value=3)
-arms = st.none() | st.sampled_from(Arm)
+arms = st.none() | st.sampled_from(list(Arm))
 
 
 # --- tiles --------------------------------------------------------------------------------------

@@ -3,11 +3,17 @@
 Hypothesis deals real tiles and picks, at each step, one of the moves a real table could make:
 a legal play from the hand of the player to move (found with ``state.placements``), a draw when
 nothing in that hand fits, a pass when the boneyard is empty too, true reports at the end of a
-hand. It also undoes now and then and throws arbitrary actions at the engine. After every step:
+hand. It also undoes now and then and throws arbitrary actions at the engine. Each game is
+played under a random preset and a random combination of every option of R1 and R13–R25
+(spinners, doubles, drawing any time, a reserve, the highest double leading, rounding, blocks,
+a floor, exact finishes, points in fives). After every step:
 
 - the 28 tiles are all accounted for, and the engine's counts match the real hands;
-- the layout and its count match the test's own model of RULES.md R8–R11 (``Line`` below);
-- points come only from a count that is a positive multiple of five, and the scores add up;
+- the layout and its count match the test's own model of RULES.md R8–R11 and R17–R18, a tree
+  of arms with every end named (``Line`` below), and each settlement matches the test's own
+  model of R13, R13p and R22–R25 (``settlement``);
+- points come only from a count that is a positive multiple of five (in fives under R25, or
+  nothing past an exact target), and the scores add up;
 - a refused action changes nothing, and an accepted one is undone exactly;
 - replaying the actions in effect from ``GameState.new`` rebuilds the state (checked when a
   game ends and at the end of every run: replaying after every step would be quadratic).
@@ -30,11 +36,10 @@ from rules_table import Table
 
 from webapp.rules import (
     DOUBLE_SIX,
+    PRESETS,
     Arm,
-    Deal,
     Draw,
     EndHand,
-    Finish,
     GameState,
     Options,
     Pass,
@@ -46,90 +51,160 @@ from webapp.rules import (
     Tile,
     Undo,
 )
+from webapp.rules.options import OPTION_SPECS
 
 NAMES = ["Ana", "Ben", "Cy", "Di"]
-LEFT, RIGHT, UP, DOWN = Arm.LEFT, Arm.RIGHT, Arm.UP, Arm.DOWN
 
 
 # --- the test's own model of the layout ----------------------------------------------------------
 
 
+def name_of(tile: tuple[int, int]) -> str:
+    return f"{max(tile)}-{min(tile)}"
+
+
 @dataclass(frozen=True)
 class Line:
-    """The layout as RULES.md describes it, rebuilt from the plays alone.
+    """The layout as RULES.md describes it, rebuilt from the plays alone, under any R17/R18.
 
-    ``arms`` holds each arm's tiles as (inner, outer) pips; ``spinner`` is where the first
-    double played lies: ``(None, 0)`` for the lead, else ``(arm, index)``.
+    ``arms`` maps each end's name (R17: ``left``, ``up``, ``6-6 up`` …) to its tiles as (inner,
+    outer) pips; ``spinners`` lists each spinner as (its pips, the arm it lies on or None for
+    the lead, its index there, the names of its up and down ends).
     """
 
+    spinner_rule: str = "first-double"
+    doubles: str = "both-halves"
     lead: tuple[int, int] | None = None
-    arms: tuple[tuple[tuple[int, int], ...], ...] = ((), (), (), ())
-    spinner: tuple[Arm | None, int] | None = None
+    arms: tuple[tuple[str, tuple[tuple[int, int], ...]], ...] = ()
+    spinners: tuple[tuple[tuple[int, int], str | None, int, str, str], ...] = ()
 
-    def tiles_on(self, arm: Arm) -> tuple[tuple[int, int], ...]:
-        return self.arms[list(Arm).index(arm)]
+    def tiles_on(self, arm: str) -> tuple[tuple[int, int], ...]:
+        return dict(self.arms).get(arm, ())
 
-    def sides_covered(self) -> int:
+    def covered(self, spinner: tuple[tuple[int, int], str | None, int, str, str]) -> int:
         """R10: a led spinner needs a tile on each side; one on a line has the line on one."""
-        if self.spinner is None:
-            return 0
-        arm, index = self.spinner
+        _, arm, index, _, _ = spinner
         if arm is None:
-            return bool(self.tiles_on(LEFT)) + bool(self.tiles_on(RIGHT))
+            return bool(self.tiles_on("left")) + bool(self.tiles_on("right"))
         return 1 + (len(self.tiles_on(arm)) > index + 1)
 
-    def ends(self) -> dict[Arm, int]:
+    def ends(self) -> dict[str, int]:
         if self.lead is None:
             return {}
         found = {}
-        for arm, lead_half in ((LEFT, self.lead[0]), (RIGHT, self.lead[1])):
+        for arm, lead_half in (("left", self.lead[0]), ("right", self.lead[1])):
             tiles = self.tiles_on(arm)
             found[arm] = tiles[-1][1] if tiles else lead_half
-        if self.spinner is not None and self.sides_covered() == 2:
-            arm, index = self.spinner
-            spinner_pip = self.lead[0] if arm is None else self.tiles_on(arm)[index][0]
-            for branch in (UP, DOWN):
-                tiles = self.tiles_on(branch)
-                found[branch] = tiles[-1][1] if tiles else spinner_pip
+        for spinner in self.spinners:
+            if self.covered(spinner) == 2:
+                pips, _, _, up, down = spinner
+                for branch in (up, down):
+                    tiles = self.tiles_on(branch)
+                    found[branch] = tiles[-1][1] if tiles else pips[0]
         return found
 
+    def as_double(self, half: int) -> int:
+        """R8, R18: what a double counts where it counts as a double."""
+        return half if self.doubles == "one-half" else 2 * half
+
     def count(self) -> int:
-        """R11, with R8 for doubles at the end of an arm."""
+        """R11, with R8 and R18 for doubles at the end of an arm, for any number of spinners."""
         if self.lead is None:
             return 0
-        led_spinner = self.spinner == (None, 0)
+        lead_double = self.lead[0] == self.lead[1]
         total = 0
-        for arm, lead_half in ((LEFT, self.lead[0]), (RIGHT, self.lead[1])):
+        for arm, lead_half in (("left", self.lead[0]), ("right", self.lead[1])):
             tiles = self.tiles_on(arm)
             if tiles:
                 inner, outer = tiles[-1]
-                total += inner + outer if inner == outer else outer
-            elif not led_spinner:
+                total += self.as_double(inner) if inner == outer else outer
+            elif not lead_double:
                 total += lead_half
-        if led_spinner and self.sides_covered() <= 1:
-            total += sum(self.lead)
-        for branch in (UP, DOWN):
-            if self.tiles_on(branch):
-                inner, outer = self.tiles_on(branch)[-1]
-                total += inner + outer if inner == outer else outer
+        if lead_double and not (self.tiles_on("left") and self.tiles_on("right")):
+            total += self.as_double(self.lead[0])
+        for _, _, _, up, down in self.spinners:
+            for branch in (up, down):
+                if self.tiles_on(branch):
+                    inner, outer = self.tiles_on(branch)[-1]
+                    total += self.as_double(inner) if inner == outer else outer
         return total
 
-    def place(self, tile: Tile, arm: Arm | None) -> Line:
+    def spins(self, tile: tuple[int, int]) -> bool:
+        """R9, R17: whether a double just played is a spinner."""
+        if tile[0] != tile[1] or self.spinner_rule == "none":
+            return False
+        return self.spinner_rule == "every-double" or not self.spinners
+
+    def place(self, tile: Tile, arm: str | None) -> Line:
         if self.lead is None:
-            return Line((tile.a, tile.b), spinner=(None, 0) if tile.is_double else None)
+            lead = (tile.a, tile.b)
+            spinners = ((lead, None, -1, "up", "down"),) if self.spins(lead) else ()
+            return replace(self, lead=lead, spinners=spinners)
         assert arm is not None
         pip = self.ends()[arm]
         laid = (pip, tile.b if tile.a == pip else tile.a)
-        index = list(Arm).index(arm)
-        arms = tuple((*tiles, laid) if i == index else tiles for i, tiles in enumerate(self.arms))
-        spinner = self.spinner
-        if spinner is None and tile.is_double:
-            spinner = (arm, len(self.tiles_on(arm)))
-        return replace(self, arms=arms, spinner=spinner)
+        before = self.tiles_on(arm)
+        arms = dict(self.arms)
+        arms[arm] = (*before, laid)
+        spinners = self.spinners
+        if self.spins(laid):
+            first = not spinners
+            up, down = ("up", "down") if first else (f"{name_of(laid)} up", f"{name_of(laid)} down")
+            spinners = (*spinners, (laid, arm, len(before), up, down))
+        return replace(self, arms=tuple(arms.items()), spinners=spinners)
 
 
-def points_of(count: int) -> int:
-    return count if count > 0 and count % 5 == 0 else 0
+def points_of(count: int, fives: bool = False) -> int:
+    if count <= 0 or count % 5:
+        return 0
+    return count // 5 if fives else count
+
+
+def rounded(pips: int, rounding: str) -> int:
+    """R13, R22, written apart from the engine."""
+    below = pips - pips % 5
+    if rounding == "none" or pips % 5 == 0:
+        return pips
+    if rounding == "up":
+        return below + 5
+    if rounding == "down":
+        return below
+    return below if pips % 5 <= 2 else below + 5
+
+
+def settlement(options: Options, pips: list[int], went_out: int | None) -> list[int]:
+    """R13, R13p, R22, R23, R25: what each side's settlement is worth, before R24 and R25."""
+    sides = options.side_count
+    rnd = options.rounding
+    held = [sum(pips[seat] for seat in options.seats_of(side)) for side in range(sides)]
+    won = [0] * sides
+    if options.settlement.value == "subtract-own":
+        for seat, amount in enumerate(pips):
+            won[options.side_of(seat)] -= rounded(amount, rnd)
+    else:
+
+        def paid(amounts: list[int]) -> int:
+            if options.rounding_of == "each-hand":
+                return sum(rounded(amount, rnd) for amount in amounts)
+            return rounded(sum(amounts), rnd)
+
+        if went_out is not None:
+            winner = options.side_of(went_out)
+            won[winner] = paid([held[side] for side in range(sides) if side != winner])
+        elif options.blocked != "nobody":
+            low = min(held)
+            fewest = [side for side in range(sides) if held[side] == low]
+            rest = [held[side] for side in range(sides) if held[side] != low]
+            if len(fewest) == 1 and options.blocked == "difference":
+                won[fewest[0]] = paid([amount - low for amount in rest])
+            elif len(fewest) == 1:
+                won[fewest[0]] = paid(rest)
+            elif sides == 3 and len(fewest) == 2 and options.blocked == "fewest-takes":
+                for side in fewest:
+                    won[side] = rounded(rest[0] // 2, rnd)
+    if options.points == "fives":
+        won = [amount // 5 for amount in won]
+    return won
 
 
 # --- strategies ---------------------------------------------------------------------------------
@@ -137,21 +212,45 @@ def points_of(count: int) -> int:
 
 @st.composite
 def game_options(draw: st.DrawFn) -> Options:
+    """Any preset, then any combination of the options of R1 and R13–R25 (R25 refuses one)."""
     players = draw(st.integers(min_value=2, max_value=4))
+    rules = {
+        spec.name: draw(st.none() | st.sampled_from(spec.values), label=spec.name)
+        for spec in OPTION_SPECS
+    }
+    if rules["points"] == "fives" or rules["rounding"] == "none":
+        rules["points"], rules["rounding"] = (
+            ("fives", "up")
+            if draw(st.booleans())
+            else (
+                "pips",
+                rules["rounding"],
+            )
+        )
+    preset = draw(st.sampled_from(list(PRESETS)))
+    if preset == "five-up" and rules["rounding"] == "none":
+        rules["rounding"] = None
     return Options.make(
         NAMES[:players],
         partnership=players == 4 and draw(st.booleans()),
-        preset=draw(st.sampled_from(["seed", "pagat"])),
-        deal=draw(st.sampled_from([deal.value for deal in Deal])),
-        finish=draw(st.sampled_from([finish.value for finish in Finish])),
-        target=draw(st.sampled_from([None, 30, 60, 120])),
+        preset=preset,
+        target=draw(st.sampled_from([None, 12, 30, 60, 120])),
+        **rules,
     )
 
 
 seats = st.none() | st.integers(min_value=0, max_value=4)
 any_action = st.one_of(
-    st.builds(StartHand, seats),
-    st.builds(Play, st.sampled_from(DOUBLE_SIX), st.none() | st.sampled_from(Arm), seats),
+    st.builds(StartHand, seats, st.booleans()),
+    st.builds(
+        Play,
+        st.sampled_from(DOUBLE_SIX),
+        st.none()
+        | st.sampled_from(
+            [*Arm, *(Arm(way, Tile(n, n)) for way in ("up", "down") for n in (0, 6))]
+        ),
+        seats,
+    ),
     st.builds(Draw, st.integers(min_value=0, max_value=30), seats),
     st.builds(Pass, seats),
     st.dictionaries(
@@ -169,7 +268,8 @@ class RandomGames(RuleBasedStateMachine):
     @initialize(options=game_options())
     def new_game(self, options: Options) -> None:
         self.table = Table(options)
-        self.lines = [Line()]  # the model after each action in effect
+        self.empty = Line(options.spinner, options.doubles)
+        self.lines = [self.empty]  # the model after each action in effect
 
     @property
     def state(self) -> GameState:
@@ -203,38 +303,64 @@ class RandomGames(RuleBasedStateMachine):
         size = self.table.options.hand_size
         hands = [shuffled[seat * size : (seat + 1) * size] for seat in range(players)]
         leader = self.state.next_leader
-        if leader is None:
+        no_double = False
+        if leader is None and self.table.options.first_lead == "highest-double":
+            # R21: the table names who holds the highest double, or says nobody holds one.
+            doubles = [(t.a, seat) for seat, hand in enumerate(hands) for t in hand if t.is_double]
+            heaviest = max((t.pips, seat) for seat, hand in enumerate(hands) for t in hand)
+            leader = max(doubles)[1] if doubles else heaviest[1]
+            no_double = not doubles
+        elif leader is None:
             leader = data.draw(st.integers(min_value=0, max_value=players - 1), label="leader")
         elif data.draw(st.booleans(), label="leader implied"):
             leader = None  # R3: the one who went out leads anyway
-        self.table.start(hands, shuffled[size * players :], leader)
-        self.record(Line())
+        self.table.start(hands, shuffled[size * players :], leader, no_double)
+        self.record(self.empty)
 
     def play_draw_or_pass(self, data: st.DataObject) -> None:
         line = self.lines[-1]
         hand = self.table.hands[self.table.turn]
         ends = line.ends()
         legal = []
+        must_lead = self.state.hand.lead_double and not ends
+        highest = max((t for t in hand if t.is_double), default=None)
         for tile in hand:
             placements = self.state.placements(tile)
             expected = {arm for arm, pip in ends.items() if tile.has(pip)} if ends else {None}
-            assert {p.arm for p in placements} == expected, f"where {tile} may go (R5, R9, R10)"
-            legal += [(tile, p) for p in placements]
-        if legal:
+            if must_lead and not tile.is_double:
+                expected = set()  # R21: the highest double leads
+            found = {None if p.arm is None else p.arm.value for p in placements}
+            assert found == expected, f"where {tile} may go (R5, R9, R10, R17)"
+            if not must_lead or tile == highest:
+                legal += [(tile, p) for p in placements]
+        any_time = self.table.options.draw == "any-time" and self.state.can_draw and ends
+        if legal and any_time and data.draw(st.integers(0, 4), label="draw anyway") == 0:
+            self.table.draw()  # R19: a tile fits, but the player draws
+            self.record(line)
+        elif legal:
             tile, placement = data.draw(st.sampled_from(legal), label="play")
             arm = named = placement.arm
             if arm is None and data.draw(st.booleans(), label="lead flipped"):
                 tile = tile.flipped()
             elif len(self.state.placements(tile)) == 1 and data.draw(st.booleans(), label="no end"):
                 named = None  # it fits one end only: the end need not be named
-            after = line.place(tile, arm)
+            after = line.place(tile, None if arm is None else arm.value)
+            options = self.table.options
+            side = options.side_of(self.table.turn)
+            score = self.state.scores[side]
             outcome = self.table.play(tile, named)
-            assert (outcome.count, outcome.points) == (after.count(), points_of(after.count()))
-            assert outcome.points == placement.points
+            points = points_of(after.count(), options.points == "fives")
+            assert outcome.points == placement.points or outcome.points == 0
+            if options.finish.value == "exact" and score + points > options.goal:
+                points = 0  # R25: not scored past the target
+            assert (outcome.count, outcome.points) == (after.count(), points)
             self.record(after)
         elif self.state.can_draw:
-            # R6: draw until a tile fits or the boneyard is empty, one by one or all at once.
-            fits = [any(tile.has(pip) for pip in ends.values()) for tile in self.table.boneyard]
+            # R6: draw until a tile fits or the boneyard is empty, one by one or all at once;
+            # R20: the reserve is never drawn.
+            drawable = self.table.boneyard[: self.state.hand.drawable]
+            assert len(drawable) == len(self.table.boneyard) - self.table.options.reserve_size
+            fits = [any(tile.has(pip) for pip in ends.values()) for tile in drawable]
             needed = fits.index(True) + 1 if any(fits) else len(fits)
             self.table.draw(needed if data.draw(st.booleans(), label="draw at once") else 1)
             self.record(line)
@@ -252,9 +378,20 @@ class RandomGames(RuleBasedStateMachine):
             elif data.draw(st.booleans(), label="report empty hand"):
                 reports[seat] = data.draw(st.sampled_from([0, []]), label="nothing held")
         before = self.state.scores
+        went_out = self.state.hand.went_out
         outcome = self.table.apply(EndHand.of(reports))  # true reports are never refused (R14)
         result = outcome.result
-        assert result.pips == tuple(sum(t.pips for t in tiles) for tiles in self.table.hands)
+        pips = [sum(t.pips for t in tiles) for tiles in self.table.hands]
+        assert result.pips == tuple(pips)
+        options = self.table.options
+        for side, (score, won) in enumerate(
+            zip(before, settlement(options, pips, went_out), strict=True)
+        ):
+            if won < 0 and options.floor == "zero":
+                won = max(won, -max(score, 0))  # R24: no loss below zero
+            if won > 0 and options.finish.value == "exact" and score + won > options.goal:
+                won = 0  # R25: not scored past the target
+            assert result.settled[side] == won, f"settlement of side {side}"
         assert self.state.scores == tuple(
             b + s for b, s in zip(before, result.settled, strict=True)
         )
@@ -302,7 +439,7 @@ class RandomGames(RuleBasedStateMachine):
             return
         layout, line = hand.layout, self.lines[-1]
         assert layout.count == sum(term.value for term in layout.end_values) == line.count()
-        assert layout.open_ends == line.ends()
+        assert {arm.value: pip for arm, pip in layout.open_ends.items()} == line.ends()
         assert layout.breakdown.endswith(f"= {layout.count}") or layout.lead is None
 
     @invariant()
@@ -310,8 +447,11 @@ class RandomGames(RuleBasedStateMachine):
         hand = self.state.hand
         if hand is None:
             return
+        fives = self.table.options.points == "fives"
+        exact = self.table.options.finish.value == "exact"
         for move in hand.moves:
-            assert move.points == (points_of(move.count) if move.kind == "play" else 0)
+            expected = points_of(move.count, fives) if move.kind == "play" else 0
+            assert move.points == expected or (exact and move.points == 0)
 
     @invariant()
     def the_scores_add_up(self) -> None:
@@ -325,7 +465,13 @@ class RandomGames(RuleBasedStateMachine):
             for seat, points in enumerate(hand.scored()):
                 expected[options.side_of(seat)] += points
         assert state.scores == tuple(expected)
-        if state.status is Status.GAME_OVER:  # R16: the winner reached the target, alone on top
+        if state.status is Status.GAME_OVER and options.finish.value == "exact":
+            # R25: the winners reached the target exactly; nobody passed it.
+            assert [state.scores[side] for side in state.winners] == [options.goal] * len(
+                state.winners
+            )
+            assert max(state.scores) == options.goal
+        elif state.status is Status.GAME_OVER:  # R16: the winner reached the target, alone on top
             top = state.scores[state.winner]
             assert top >= options.goal
             assert [score for score in state.scores if score >= top] == [top]

@@ -543,18 +543,18 @@ def test_stored_action_refused(data, code):
         pytest.param(
             ["Ana", "B" * (MAX_NAME_LENGTH + 1)], {}, "player_name", None, id="R2-player_name-long"
         ),
-        pytest.param(["Ana", "Ben"], {"preset": "muggins"}, "preset", None, id="presets-preset"),
+        pytest.param(["Ana", "Ben"], {"preset": "sniff"}, "preset", None, id="presets-preset"),
         pytest.param(["Ana", "Ben"], {"target": 0}, "target", "R15", id="R15-target-zero"),
         pytest.param(["Ana", "Ben"], {"target": 4}, "target", "R15", id="R15-target-four"),
         pytest.param(["Ana", "Ben"], {"target": 10001}, "target", "R15", id="R15-target-huge"),
         pytest.param(["Ana", "Ben"], {"target": "lots"}, "target", "R15", id="R15-target-words"),
         pytest.param(["Ana", "Ben"], {"target": True}, "target", "R15", id="R15-target-bool"),
-        pytest.param(["Ana", "Ben"], {"deal": "6"}, "deal", None, id="R1-deal"),
+        pytest.param(["Ana", "Ben"], {"deal": "6"}, "deal", "R1", id="R1-deal"),
         pytest.param(
-            ["Ana", "Ben"], {"settlement": "all"}, "settlement", None, id="R13-settlement"
+            ["Ana", "Ben"], {"settlement": "all"}, "settlement", "R13", id="R13-settlement"
         ),
-        pytest.param(["Ana", "Ben"], {"finish": "never"}, "finish", None, id="R16-finish"),
-        pytest.param(["Ana", "Ben"], {"spinner": "none"}, "option", None, id="presets-option"),
+        pytest.param(["Ana", "Ben"], {"finish": "never"}, "finish", "R16", id="R16-finish"),
+        pytest.param(["Ana", "Ben"], {"sniff": "yes"}, "option", None, id="presets-option"),
     ],
 )
 def test_options_refused(players, settings, code, rule):
@@ -566,7 +566,9 @@ def test_options_refused(players, settings, code, rule):
 def test_options_messages():
     with pytest.raises(BadOptions, match=r"^partnerships need exactly 4 players$"):
         Options.make(["Ana", "Ben", "Cy"], partnership=True)
-    with pytest.raises(BadOptions, match=r"^unknown preset 'muggins': choose seed or pagat$"):
-        Options.make(["Ana", "Ben"], preset="muggins")
+    with pytest.raises(
+        BadOptions, match=r"^unknown preset 'sniff': choose seed, pagat, muggins, five-up$"
+    ):
+        Options.make(["Ana", "Ben"], preset="sniff")
     with pytest.raises(BadOptions, match=r"^deal must be '9-7-5' or '5' or '7-5-5', not '6'$"):
         Options.make(["Ana", "Ben"], deal="6")

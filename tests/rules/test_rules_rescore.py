@@ -162,7 +162,7 @@ def test_blank_changes_keep_what_was_played():
     [
         ({"deal": "5"}, "rescore_option"),
         ({"players": "x"}, "rescore_option"),
-        ({"preset": "muggins"}, "preset"),
+        ({"preset": "sniff"}, "preset"),
         ({"target": "3"}, "target"),
         ({"settlement": "half"}, "settlement"),
     ],
@@ -171,3 +171,58 @@ def test_options_that_cannot_change_are_refused(changes, code):
     with pytest.raises(BadOptions) as refused:
         changed(Options.make(NAMES), **changes)
     assert refused.value.code == code
+
+
+# --- under any house rules (R17–R25) ------------------------------------------------------------
+
+
+def _example_h_log() -> list:
+    from webapp.rules import Arm, Play, StartHand, Tile
+
+    rows = [("6-4", None), ("4-4", "right"), ("4-2", "right"), ("4-1", "up"), ("6-6", "left")]
+    rows += [("6-3", "left"), ("6-5", "6-6 up"), ("2-1", "right")]
+    return [StartHand(0)] + [
+        Play(Tile.parse(t), None if e is None else Arm.parse(e)) for t, e in rows
+    ]
+
+
+def test_a_play_another_rule_refuses_is_named_with_the_reason():
+    """Example H under five-up, rescored as seed: step 7 (6-5 on 6-6 up) is refused (R9)."""
+    five_up = Options.make(["Ana", "Ben"], preset="five-up")
+    found = rescore(five_up, _example_h_log(), preset="seed")
+    other = found.other
+    assert other.refusal is not None and other.refusal.rule == "R9"
+    assert found.ending(other) == (
+        "Under these rules Ana’s play of 6-5 on the 6-6 up end in hand 1, move 7 is not "
+        "allowed: 6-6 is not a spinner: only the first double played, 4-4, spins (R9), so "
+        "there is no 6-6 up end; the action after it is not scored."
+    )
+    # The deal stays as dealt (R1): seed keeps five-up's 5 tiles each; points are in pips.
+    assert other.options.hand_size == 5 and other.options.points == "pips"
+    assert other.options.goal == 250  # five-up's default 61 gave way to seed's default
+
+
+def test_rescoring_under_muggins_refuses_the_first_play_on_up():
+    found = rescore(
+        Options.make(["Ana", "Ben"], preset="five-up"), _example_h_log(), spinner="none"
+    )
+    assert found.other.refusal.code == "no_spinner"
+    assert "play of 4-1 on the up end in hand 1, move 4" in found.ending(found.other)
+
+
+def test_rescoring_five_up_as_points_in_pips_keeps_every_play_and_scales_the_scores():
+    played = Options.make(["Ana", "Ben"], preset="five-up")
+    found = rescore(played, _example_h_log(), points="pips")
+    assert found.other.refusal is None
+    assert found.played.state.scores == (5, 2)
+    assert found.other.state.scores == (25, 10)
+
+
+@pytest.mark.parametrize("name", ["spinner", "doubles", "rounding", "floor", "points", "reserve"])
+def test_every_house_rule_but_the_deal_may_be_disputed(name):
+    from webapp.rules.options import SPECS
+
+    spec = SPECS[name]
+    value = spec.values[-1]
+    other = changed(Options.make(NAMES), **{name: value})
+    assert other.value(name) == value

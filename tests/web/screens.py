@@ -149,7 +149,7 @@ def main(outdir: str = "/tmp/screens") -> None:
             page.locator("input[name=name]").nth(0).fill("Ana")
             page.locator("input[name=name]").nth(1).fill("Ben")
             page.locator("input[name=name]").nth(2).fill("Cy")
-            page.get_by_text("More options").click()
+            page.get_by_text("House rules", exact=True).click()
             shot("03-new-game-options", full=True)
             page.get_by_role("button", name="Start game").click()
             shot("04-awaiting-start")

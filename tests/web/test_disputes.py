@@ -311,8 +311,8 @@ def test_rescore_example_c_under_pagat_is_example_d(hand_c: Table) -> None:
     page = hand_c.client.get(f"{hand_c.url}/rescore")
     assert page.status_code == 200
     shown = text(page)
-    assert "As played seed: each loses own pips (R13)" in shown
-    assert "Rescored pagat: winner takes the pips (R13p)" in shown
+    assert "As played Standard; to 200" in shown
+    assert "Rescored Pagat; to 200" in shown
     # Hand 1, each cell: score, points made, settlement. C: −0/−15/−5; D: Ana +20.
     assert "Ana 15 +15 +0 35 +15 +20" in shown
     assert "Ben -15 +0 -15 0 +0 +0" in shown

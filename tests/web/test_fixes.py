@@ -82,8 +82,8 @@ def test_a_later_move_that_no_longer_fits_is_named_and_taken_back(table: Table) 
     table.post("fix/3", what="play", tile="6-5", end="left")
     words = text(table.page())
     assert (
-        "move 5 (Ben played 3-0 on the left end) no longer fits: no open end shows 0 or 3: "
-        "open ends are 5, 2 — moves from there on taken back (R5)"
+        "move 5 (Ben played 3-0 on the left end) no longer fits: the left end shows 5, "
+        "and 0-3 has no 5 — moves from there on taken back (R5)"
     ) in words
     assert "Ben to play" in words
     assert table.state.hand is not None and len(table.state.hand.moves) == 4

@@ -13,6 +13,7 @@ from werkzeug.test import TestResponse
 
 from tests.conftest import CSRF_TOKEN
 from webapp.rules import Status
+from webapp.rules.options import OPTION_SPECS, PRESET_LIST
 
 from .conftest import HX, Table, text
 
@@ -29,7 +30,7 @@ def test_home_offers_a_new_game_and_the_rules(client: FlaskClient) -> None:
 
 def test_rules_page_has_an_anchor_per_rule(client: FlaskClient) -> None:
     page = client.get("/rules")
-    for rule in [f"R{n}" for n in range(1, 17)] + ["R13p"]:
+    for rule in [f"R{n}" for n in range(1, 26)] + ["R13p"]:
         assert f'id="{rule}"' in page.text
     assert "Sides before ends" in text(page)
 
@@ -37,8 +38,44 @@ def test_rules_page_has_an_anchor_per_rule(client: FlaskClient) -> None:
 def test_new_game_form_starts_with_three_name_fields(client: FlaskClient) -> None:
     page = client.get("/new")
     assert page.text.count('name="name"') == 3
-    assert "More options" in text(page)
+    assert "House rules" in text(page)
     assert "Start game" in text(page)
+
+
+def test_the_partnership_box_is_offered_only_with_four_players(client: FlaskClient) -> None:
+    """R2: partnerships need four players; without JavaScript the box comes with the fourth
+    name field."""
+    assert 'name="partnership"' not in client.get("/new").text
+    four = client.post(
+        "/new", data={"name": ["Ana", "Ben", "Cy"], "resize": "add", "csrf_token": CSRF_TOKEN}
+    )
+    assert 'name="partnership"' in four.text
+    three = client.post(
+        "/new", data={"name": ["A", "B", "C", "D"], "resize": "remove", "csrf_token": CSRF_TOKEN}
+    )
+    assert 'name="partnership"' not in three.text
+
+
+def test_the_form_offers_every_preset_and_every_house_rule_with_its_rule(
+    client: FlaskClient,
+) -> None:
+    page = client.get("/new")
+    for preset in PRESET_LIST:
+        assert f'name="preset" value="{preset.name}"' in page.text
+        assert preset.sentence.replace("’", "&#8217;") in page.text or preset.sentence in page.text
+    for spec in OPTION_SPECS:
+        assert f'<select name="{spec.name}">' in page.text
+        assert f'href="/rules#{spec.rule}"' in page.text
+        for label in spec.labels:
+            assert label in page.text.replace("&#8217;", "’")
+    assert page.text.count('name="preset"') == len(PRESET_LIST)  # one control for the preset
+
+
+def test_a_preset_with_house_rules_is_played_by_them_and_named_so(table: Table) -> None:
+    table.create("Ana", "Ben", preset="muggins", rounding="up", reserve="1")
+    options = table.state.options
+    assert (options.spinner, options.rounding, options.reserve) == ("none", "up", 1)
+    assert options.title == "Muggins, the last tile never drawn, rounding up"
 
 
 @pytest.mark.parametrize(("resize", "fields"), [("add", 4), ("remove", 2)])
@@ -79,6 +116,12 @@ def test_options_under_the_disclosure_are_used(table: Table) -> None:
         (["Ana", "ana", ""], {}, "each player needs a different name"),
         (["Ana", "Ben", "Cy"], {"partnership": "1"}, "partnerships need exactly 4 players"),
         (["Ana", "Ben", ""], {"target": "3"}, "the target is a number of points"),
+        (
+            ["Ana", "Ben", ""],
+            {"preset": "five-up", "rounding": "none"},
+            "with points in fives, choose a rounding",
+        ),
+        (["Ana", "Ben", ""], {"spinner": "sideways"}, "spinner must be"),
     ],
 )
 def test_bad_options_keep_the_form_and_say_why(
@@ -626,3 +669,16 @@ def test_the_log_of_a_long_game_lists_every_hand_newest_first(table: Table) -> N
     log = table.page().text.split("Game log", 1)[1]
     assert [int(n) for n in re.findall(r"<h3>Hand (\d+) ", log)] == [5, 4, 3, 2, 1]
     assert log.count('class="audit-summary"') == 4
+
+
+def test_the_rules_page_draws_the_house_rules(client: FlaskClient) -> None:
+    """R17, R18: Muggins, Five Up and doubles that count once, each with its drawn layout."""
+    page = client.get("/rules")
+    shown = text(page)
+    assert "Example G, play 4 (Muggins)" in shown and "Example H, play 7 (Five Up)" in shown
+    five_up = page.text.split('id="R17"')[1].split('id="R18"')[0]
+    assert "6-6 up 5" in five_up  # the drawing names the second spinner's end
+    assert "3 + 2 + 1 + 5 = 11" in five_up  # its count, from the engine under five-up
+    assert "[2|2] 2" in page.text.split('id="R18"')[1].split('id="R19"')[0]  # R18: one half
+    for preset in PRESET_LIST:
+        assert preset.title in shown

@@ -28,9 +28,13 @@ MAX_DRAW = 28
 
 @dataclass(frozen=True, slots=True)
 class StartHand:
-    """Start the next hand; ``leader`` is a seat, or ``None`` to let R3 decide."""
+    """Start the next hand; ``leader`` is a seat, or ``None`` to let R3 decide.
+
+    ``no_double``: under ``first_lead = "highest-double"`` (R21), the table says nobody holds
+    a double, so the leader it names (the heaviest tile) may lead any tile."""
 
     leader: int | None = None
+    no_double: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,8 +112,11 @@ def _report(value: Report | int | list[Tile] | tuple[Tile, ...]) -> Report:
 def to_dict(action: Action) -> dict[str, Any]:
     """The storage form of an action (seats as numbers from 0)."""
     match action:
-        case StartHand(leader):
-            return {"type": "start_hand", "leader": leader}
+        case StartHand(leader, no_double):
+            started: dict[str, Any] = {"type": "start_hand", "leader": leader}
+            if no_double:
+                started["no_double"] = True
+            return started
         case Play(tile, arm, seat):
             found: dict[str, Any] = {"type": "play", "tile": str(tile)}
             if arm is not None:
@@ -143,7 +150,10 @@ def from_dict(data: Mapping[str, Any]) -> Action:
     kind = data.get("type") if isinstance(data, Mapping) else None
     seat = _seat(data.get("seat")) if isinstance(data, Mapping) else None
     if kind == "start_hand":
-        return StartHand(_seat(data.get("leader")))
+        no_double = data.get("no_double", False)
+        if not isinstance(no_double, bool):
+            raise IllegalAction("bad_no_double", "no_double is true or false", "R21")
+        return StartHand(_seat(data.get("leader")), no_double)
     if kind == "play":
         end = data.get("end")
         tile = Tile.parse(str(data.get("tile", "")))

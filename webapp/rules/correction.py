@@ -28,8 +28,8 @@ Nothing here decides a rule: every step goes through ``GameState.apply``.
 >>> game, outcome = game.apply(Correct(2, (Play(Tile(5, 3), Arm.LEFT),)))
 >>> print(outcome.message)
 Fixed move 2: Ben played 5-3 on the left end, not 5-2; move 3 kept; move 4 (Ana played 2-2 on \
-the left end) no longer fits: no open end shows 2: open ends are 5, 3, 1 — moves from there \
-on taken back (R5)
+the left end) no longer fits: the left end shows 3, and 2-2 has no 3 — moves from there on \
+taken back (R5)
 >>> [str(move.tile) for move in game.hand.moves], game.scores
 (['5-5', '5-3', '5-1'], (10, 0, 0))
 """

@@ -77,7 +77,9 @@ def explain_count(layout: Layout) -> Reason:
     Count [5|5] 10 = 10: a multiple of 5, scores 10 (R11)
     """
     count = layout.count
-    if points_for(count):
+    if points_for(count) and layout.rules.points == "fives":
+        verdict = f"a multiple of 5, {count} pips: scores {layout.points} in fives"
+    elif points_for(count):
         verdict = f"a multiple of 5, scores {count}"
     elif count == 0:
         verdict = "nothing to score"
@@ -86,19 +88,30 @@ def explain_count(layout: Layout) -> Reason:
     return Reason("R11", f"Count {layout.breakdown}: {verdict}")
 
 
-def explain_rounding(pips: int) -> Reason:
-    """R13: how a hand's pips round to the nearest five.
+def explain_rounding(pips: int, rounding: str = "nearest") -> Reason:
+    """R13, R22: how a hand's pips round to five under the game's ``rounding``.
 
     >>> print(explain_rounding(13))
     13 pips round up to 15: 13 is 3 past 10, and 3 or 4 past rounds up (R13)
     >>> print(explain_rounding(7))
     7 pips round down to 5: 7 is 2 past 5, and 1 or 2 past rounds down (R13)
+    >>> print(explain_rounding(11, "up"))
+    11 pips round up to 15: this table rounds any remainder up (R22)
+    >>> print(explain_rounding(7, "none"))
+    7 pips count as they are: this table does not round (R22)
     """
-    rounded = round_to_five(pips)
+    rounded = round_to_five(pips, rounding)
     past = pips % 5
     below = pips - past
+    if rounding == "none":
+        return Reason("R22", f"{pips} pips count as they are: this table does not round")
     if past == 0:
         text = f"{pips} pips are already a multiple of five: {rounded}"
+    elif rounding in ("up", "down"):
+        way = "up" if rounding == "up" else "down"
+        return Reason(
+            "R22", f"{pips} pips round {way} to {rounded}: this table rounds any remainder {way}"
+        )
     elif rounded > pips:
         text = (
             f"{pips} pips round up to {rounded}: {pips} is {past} past {below}, "
@@ -134,6 +147,19 @@ def _where(before: Layout, tile: Tile, arm: Arm | None) -> Reason:
 
 
 def _double(before: Layout, tile: Tile) -> Reason:
+    rules = before.rules
+    if not rules.has_spinners:
+        return Reason(
+            "R17",
+            f"{tile} is a double, so it lies crosswise, but with no spinner (Muggins) it stays "
+            "in the line: up and down never open",
+        )
+    if before.spinner is not None and rules.makes_spinner(tile, len(before.spinners)):
+        return Reason(
+            "R17",
+            f"{tile} is a double, and every double is a spinner (Five Up): once both its sides "
+            f"are covered, its ends {tile} up and {tile} down open",
+        )
     if before.spinner is None:
         return Reason(
             "R9", f"{tile} is the first double played, so it is the spinner; doubles lie crosswise"
@@ -196,9 +222,12 @@ def _counting(before: Layout, after: Layout, tile: Tile, arm: Arm | None) -> lis
             )
         )
     if tile.is_double and tile != after.spinner and arm is not None:
-        reasons.append(
-            Reason("R8", f"A double at the end of an arm counts both halves: {tile.pips}")
-        )
+        if after.rules.doubles == "one-half":
+            text = f"A double at the end of an arm counts one half here: {tile.a}"
+            reasons.append(Reason("R18", text))
+        else:
+            text = f"A double at the end of an arm counts both halves: {tile.pips}"
+            reasons.append(Reason("R8", text))
     covered = [t for t in before.end_values if t.arm is arm and t.tile.is_double]
     if arm is not None and covered and covered[0].tile != before.spinner:
         double = covered[0].tile

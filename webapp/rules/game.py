@@ -1,4 +1,4 @@
-"""A game of All Fives as a fold over actions (R3, R12–R16).
+"""A game of All Fives as a fold over actions (R3, R12–R16, R21–R25).
 
 ``GameState.apply`` takes an action and returns the next state with an :class:`Outcome`, or
 raises a :class:`RuleError` and changes nothing. Replaying the same actions rebuilds the same
@@ -28,8 +28,8 @@ from .actions import Action, Correct, Draw, EndHand, Pass, Play, StartHand, Undo
 from .errors import IllegalAction
 from .hand import Hand, HandEnd
 from .layout import Arm, Placement
-from .options import Finish, Options, Settlement
-from .settlement import Report, check_reports, round_to_five, subtract_own, winner_takes
+from .options import Finish, Options
+from .settlement import Report, check_reports
 from .tiles import Tile
 
 if TYPE_CHECKING:
@@ -83,6 +83,7 @@ class GameState:
     hand_number: int = 0
     next_leader: int | None = None  # None: R3 calls for a random pick
     winner: int | None = None  # a side
+    winners: tuple[int, ...] = ()  # every winning side: two when they share an exact win (R25)
     results: tuple[HandResult, ...] = ()
     done: str = field(default="", compare=False)  # the action that made this state, in words
     previous: GameState | None = field(default=None, compare=False, repr=False)
@@ -119,7 +120,7 @@ class GameState:
             self._playing
             and hand is not None
             and hand.layout.lead is not None
-            and hand.boneyard > 0
+            and hand.drawable > 0
         )
 
     @property
@@ -129,7 +130,7 @@ class GameState:
             self._playing
             and hand is not None
             and hand.layout.lead is not None
-            and hand.boneyard == 0
+            and hand.drawable == 0
         )
 
     @property
@@ -144,6 +145,8 @@ class GameState:
         hand = self.hand
         if not self._playing or hand is None or tile in hand.layout.tiles:
             return ()
+        if hand.lead_double and hand.layout.lead is None and not tile.is_double:
+            return ()  # R21: the highest double leads
         return hand.layout.placements(tile)  # () when it fits no open end
 
     def why_not(self, tile: Tile, arm: Arm | None = None) -> IllegalAction | None:
@@ -163,8 +166,13 @@ class GameState:
     # --- actions -------------------------------------------------------------------------------
 
     def resolve(self, action: Action) -> Action:
-        """Fill in what the rules leave to chance: R3's random leader, by ``secrets``."""
-        random_pick = self.next_leader is None and self.status is Status.AWAITING_START
+        """Fill in what the rules leave to chance: R3's random leader, by ``secrets`` (never
+        under R21, where the table names who holds the highest double)."""
+        random_pick = (
+            self.next_leader is None
+            and self.status is Status.AWAITING_START
+            and not self.options.variant.leads_highest_double
+        )
         if isinstance(action, StartHand) and action.leader is None and random_pick:
             return StartHand(secrets.randbelow(self.options.player_count))
         return action
@@ -211,9 +219,24 @@ class GameState:
         if self.status is not Status.AWAITING_START:
             raise self._status_refusal("start a hand")
         leader = action.leader if action.leader is not None else self.next_leader
+        by_double = self.next_leader is None and self.options.variant.leads_highest_double
+        if leader is None and by_double:
+            raise IllegalAction(
+                "leader_needed",
+                "say who holds the highest double: they lead it (R21); if nobody holds a "
+                "double, say so and name who holds the heaviest tile",
+                "R21",
+            )
         if leader is None:
             raise IllegalAction(
                 "leader_needed", "say who leads, or let the app pick at random (R3)", "R3"
+            )
+        if action.no_double and not by_double:
+            raise IllegalAction(
+                "no_double_unneeded",
+                "whether anyone holds a double matters only when the highest double leads "
+                "the first hand or a hand after a block (R21)",
+                "R21",
             )
         if not 0 <= leader < self.options.player_count:
             raise IllegalAction("bad_seat", f"seat {leader + 1} is not at this table")
@@ -225,7 +248,7 @@ class GameState:
                 "R3",
             )
         number = self.hand_number + 1
-        hand = Hand.deal(self.options, number, leader)
+        hand = Hand.deal(self.options, number, leader, by_double and not action.no_double)
         state = replace(self, status=Status.PLAYING, hand=hand, hand_number=number)
         return state, Outcome(
             "start_hand",
@@ -253,10 +276,13 @@ class GameState:
             raise IllegalAction("already_played", f"{tile} was already played", "R1")
         if check_fit and hand.layout.lead is not None and not hand.layout.fits(tile):
             raise IllegalAction("no_match", hand.layout.why_not(tile), "R5")
+        if hand.layout.lead is None:
+            hand.check_lead(tile)
         return hand
 
     def _play(self, action: Play) -> tuple[GameState, Outcome]:
-        hand = self._check_can_play(action.tile, action.seat)
+        # A named end is checked by the layout, which says why that end refuses the tile.
+        hand = self._check_can_play(action.tile, action.seat, check_fit=action.arm is None)
         arm = action.arm
         if hand.layout.lead is not None and arm is None:
             choices = hand.layout.placements(action.tile)
@@ -269,7 +295,12 @@ class GameState:
         seat = hand.turn
         after = hand.play(action.tile, arm)
         move = after.moves[-1]
-        scores = self._add(self.scores, self.options.side_of(seat), move.points)
+        side = self.options.side_of(seat)
+        past = after.layout.rules.passes_target(self.scores[side], move.points, self.options.goal)
+        if past:
+            move = replace(move, points=0)
+            after = replace(after, moves=(*after.moves[:-1], move))
+        scores = self._add(self.scores, side, move.points)
         state = replace(self, hand=after, scores=scores)
         if move.arm is None:
             message = f"{self.name(seat)} led {move.tile}: {move.breakdown}"
@@ -279,7 +310,12 @@ class GameState:
             message = f"{self.name(seat)} played {named} on the {move.arm} end: {move.breakdown}"
         if move.points:
             message += f", scores {move.points}"
-        scorer = self.options.side_of(seat) if move.points else None
+        if past:
+            message += (
+                f", but {self.options.side_name(side)} must reach {self.options.goal} exactly: "
+                "the points are not scored (R25)"
+            )
+        scorer = side if move.points else None
         state = state._check_target(immediate=True, scorer=scorer)
         if state.status is Status.PLAYING and after.end is HandEnd.DOMINO:
             state = replace(state, status=Status.HAND_OVER)
@@ -326,11 +362,13 @@ class GameState:
         check_reports(reports, hand.held, hand.unplayed, hand.boneyard, self.options.players)
         pips = tuple(reports.get(seat, Report(0)).pips for seat in range(len(hand.held)))
         sides = [self.options.side_of(seat) for seat in range(len(hand.held))]
-        if self.options.settlement is Settlement.SUBTRACT_OWN:
-            settled = subtract_own(dict(enumerate(pips)), sides)
-        else:
-            settled = winner_takes(dict(enumerate(pips)), sides, hand.went_out)
-        scores = tuple(score + delta for score, delta in zip(self.scores, settled, strict=True))
+        variant = self.options.variant
+        deltas = variant.settle(dict(enumerate(pips)), sides, hand.went_out)
+        scores = tuple(
+            variant.after(score, delta, self.options.goal)
+            for score, delta in zip(self.scores, deltas, strict=True)
+        )
+        settled = tuple(new - old for new, old in zip(scores, self.scores, strict=True))
         scored = [0] * self.options.side_count
         for seat, points in enumerate(hand.scored()):
             scored[sides[seat]] += points
@@ -339,7 +377,7 @@ class GameState:
             hand.end,
             hand.went_out,
             pips,
-            tuple(round_to_five(p) for p in pips),
+            tuple(variant.rounded(p) for p in pips),
             tuple(scored),
             settled,
             scores,
@@ -365,6 +403,10 @@ class GameState:
     # --- R15, R16 ------------------------------------------------------------------------------
 
     def _check_target(self, immediate: bool, scorer: int | None = None) -> GameState:
+        if self.options.finish is Finish.EXACT:
+            if immediate and scorer is None:
+                return self
+            return self._check_exact(scorer if immediate else None)
         top = max(self.scores)
         if top < self.options.goal:
             return self
@@ -375,10 +417,23 @@ class GameState:
             # someone else, must not hand one of them the game; a play that breaks the tie does.
             if self.options.finish is not Finish.IMMEDIATE or leaders != [scorer]:
                 return self
-            return replace(self, status=Status.GAME_OVER, winner=scorer)
+            assert scorer is not None
+            return replace(self, status=Status.GAME_OVER, winner=scorer, winners=(scorer,))
         if len(leaders) > 1:
             return self  # R16: a tie at the top plays another hand
-        return replace(self, status=Status.GAME_OVER, winner=leaders[0])
+        return replace(self, status=Status.GAME_OVER, winner=leaders[0], winners=(leaders[0],))
+
+    def _check_exact(self, scorer: int | None) -> GameState:
+        """R25: the first side to reach the target exactly wins at once; sides that reach it
+        at the same moment (a settlement) share the win."""
+        goal = self.options.goal
+        if scorer is not None:
+            reached = [scorer] if self.scores[scorer] == goal else []
+        else:
+            reached = [side for side, score in enumerate(self.scores) if score == goal]
+        if not reached:
+            return self
+        return replace(self, status=Status.GAME_OVER, winner=reached[0], winners=tuple(reached))
 
     # --- words ---------------------------------------------------------------------------------
 
@@ -396,6 +451,9 @@ class GameState:
         """What the table does next, in a sentence."""
         if self.status is Status.GAME_OVER:
             assert self.winner is not None
+            if len(self.winners) > 1:
+                names = " and ".join(self.options.side_name(side) for side in self.winners)
+                return f"Game over: {names} share the win (R25)"
             return f"Game over: {self.options.side_name(self.winner)} won"
         if self.status is Status.AWAITING_START:
             if self.next_leader is None:
@@ -412,7 +470,7 @@ class GameState:
         if hand.layout.lead is None:
             return f"{name} leads"
         if hand.moves and hand.moves[-1].kind == "draw" and hand.moves[-1].seat == hand.turn:
-            return f"{name} to play, or draw again" if hand.boneyard else f"{name} to play or pass"
+            return f"{name} to play, or draw again" if hand.drawable else f"{name} to play or pass"
         return f"{name} to play"
 
     @staticmethod

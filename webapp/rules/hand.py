@@ -1,6 +1,9 @@
-"""One hand: seats in turn, tiles held, the boneyard, plays, draws and passes (R1–R7, R12).
+"""One hand: seats in turn, tiles held, the boneyard, plays, draws and passes (R1–R7, R12,
+R19–R21).
 
-The app cannot see the players' tiles, so a hand tracks how many each holds, not which.
+The app cannot see the players' tiles, so a hand tracks how many each holds, not which. The
+game's variant travels with the layout (``layout.rules``): it says how many tiles of the
+boneyard may be drawn (R20).
 """
 
 from __future__ import annotations
@@ -9,7 +12,7 @@ import enum
 from dataclasses import dataclass, replace
 
 from .errors import IllegalAction
-from .layout import Arm, Layout, points_for
+from .layout import Arm, Layout
 from .options import Options
 from .tiles import DOUBLE_SIX, Tile
 
@@ -52,12 +55,21 @@ class Hand:
     moves: tuple[Move, ...] = ()
     end: HandEnd | None = None
     went_out: int | None = None
+    lead_double: bool = False  # R21: the leader must lead a double (the highest they hold)
 
     @classmethod
-    def deal(cls, options: Options, number: int, leader: int) -> Hand:
+    def deal(cls, options: Options, number: int, leader: int, lead_double: bool = False) -> Hand:
         """R1: every player draws their hand; the rest is the boneyard."""
         held = (options.hand_size,) * options.player_count
-        return cls(number, leader, leader, held, options.boneyard_size)
+        layout = Layout.empty(options.variant)
+        return cls(
+            number, leader, leader, held, options.boneyard_size, layout, lead_double=lead_double
+        )
+
+    @property
+    def drawable(self) -> int:
+        """R20: how many tiles of the boneyard may still be drawn (the reserve never is)."""
+        return self.layout.rules.drawable(self.boneyard)
 
     @property
     def unplayed(self) -> tuple[Tile, ...]:
@@ -68,19 +80,33 @@ class Hand:
     def _next_seat(self) -> int:
         return (self.turn + 1) % len(self.held)
 
+    def check_lead(self, tile: Tile) -> None:
+        """R4, R21: any tile leads, except where the highest double must lead."""
+        if self.lead_double and not tile.is_double:
+            raise IllegalAction(
+                "lead_not_double",
+                f"{tile} is not a double: the highest double leads this hand (R21); "
+                "if nobody holds a double, say so when the hand starts",
+                "R21",
+            )
+
     def play(self, tile: Tile, arm: Arm | None) -> Hand:
         """R4/R5: the player to move plays ``tile``; R12: going out ends the hand."""
-        layout = self.layout.place(tile, arm if self.layout.lead is not None else None)
-        laid = layout.lead if self.layout.lead is None else layout.arm(arm)[-1]  # type: ignore[arg-type]
-        count = layout.count
+        if self.layout.lead is None:
+            self.check_lead(tile)
+            arm = None
+        elif arm is not None:
+            arm = self.layout.canonical(arm)
+        layout = self.layout.place(tile, arm)
+        laid = layout.lead if arm is None else layout.arm(arm)[-1]
         move = Move(
             "play",
             self.turn,
             self.layout,
             laid,
-            arm if self.layout.lead else None,
-            count=count,
-            points=points_for(count),
+            arm,
+            count=layout.count,
+            points=layout.points,
             breakdown=layout.breakdown,
         )
         held = _with(self.held, self.turn, -1)
@@ -103,17 +129,26 @@ class Hand:
             raise IllegalAction(
                 "lead_first", f"{name} leads, and any tile can be led: nobody draws (R4)", "R4"
             )
-        if self.boneyard == 0:
+        drawable = self.drawable
+        if drawable == 0 and self.boneyard:
+            raise IllegalAction(
+                "reserve_left",
+                f"only the {_tiles(self.boneyard)} never drawn are left (R20), so {name} "
+                "cannot draw: pass if no tile fits (R7)",
+                "R20",
+            )
+        if drawable == 0:
             raise IllegalAction(
                 "boneyard_empty",
                 f"the boneyard is empty, so {name} cannot draw: pass if no tile fits (R7)",
                 "R6",
             )
-        if count > self.boneyard:
+        if count > drawable:
+            kept = " that may be drawn (R20)" if drawable < self.boneyard else ""
             raise IllegalAction(
                 "draw_too_many",
-                f"the boneyard has only {_tiles(self.boneyard)}: {name} cannot draw {count}",
-                "R6",
+                f"the boneyard has only {_tiles(drawable)}{kept}: {name} cannot draw {count}",
+                "R20" if kept else "R6",
             )
         move = Move("draw", self.turn, self.layout, drawn=count)
         return replace(
@@ -131,10 +166,12 @@ class Hand:
             raise IllegalAction(
                 "lead_first", f"{name} leads, and any tile can be led: nobody passes (R4)", "R4"
             )
-        if self.boneyard:
+        if self.drawable:
+            kept = " that may be drawn" if self.drawable < self.boneyard else ""
             raise IllegalAction(
                 "must_draw",
-                f"the boneyard still has {_tiles(self.boneyard)}, so {name} must draw, not pass",
+                f"the boneyard still has {_tiles(self.drawable)}{kept}, so {name} must draw, "
+                "not pass",
                 "R7",
             )
         passes = self.passes + 1

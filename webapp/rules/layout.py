@@ -1,8 +1,11 @@
-"""The layout on the table: the lead, its arms, the spinner and the count (R5, R8–R11).
+"""The layout on the table: the lead, its arms, the spinners and the count (R5, R8–R11, R17).
 
 Open ends are named from the lead: a lead entered as ``a-b`` has the **left** end ``a`` and the
-**right** end ``b``. The spinner (the first double played, R9) adds the **up** and **down** arms,
-which open once both its sides are covered (R10).
+**right** end ``b``. The first spinner (the first double played, R9) adds the **up** and
+**down** arms, which open once both its sides are covered (R10). Under ``spinner =
+"every-double"`` (Five Up, R17) every double is a spinner; the ends of a later one are named by
+the double: ``6-6 up``, ``6-6 down``. The layout is a tree: the lead has two arms, and each
+spinner, wherever it lies, branches two more.
 
 Worked example B of RULES.md:
 
@@ -19,36 +22,101 @@ Worked example B of RULES.md:
 
 from __future__ import annotations
 
-import enum
+from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Final
+from typing import ClassVar, Final
 
 from .errors import IllegalAction
 from .tiles import Tile
+from .variant import SEED, Variant
+
+DIRECTIONS: Final = ("left", "right", "up", "down")
 
 
-class Arm(enum.Enum):
-    """An arm of the layout, named from the lead (left/right) and the spinner (up/down)."""
+class _Arms(type):
+    """Iterating over :class:`Arm` gives the four arms any layout may have."""
 
-    LEFT = "left"
-    RIGHT = "right"
-    UP = "up"
-    DOWN = "down"
+    def __iter__(cls) -> Iterator[Arm]:
+        return iter((Arm.LEFT, Arm.RIGHT, Arm.UP, Arm.DOWN))
+
+
+class Arm(metaclass=_Arms):
+    """An arm of the layout, named by its open end (R17): ``left`` and ``right`` for the lead's,
+    ``up`` and ``down`` for the first spinner's, ``6-6 up`` and ``6-6 down`` for a later
+    spinner's. There is one :class:`Arm` object per name, so ``is`` compares arms.
+
+    >>> Arm.parse("6-6 up"), Arm.parse(" Left ") is Arm.LEFT, str(Arm("down", Tile(4, 4)))
+    (Arm('up', Tile(6, 6)), True, '4-4 down')
+    """
+
+    __slots__ = ("direction", "spinner", "value")
+    direction: str  # left | right | up | down
+    spinner: Tile | None  # the later spinner an up/down arm branches from; None otherwise
+    value: str  # its name, as the API and the picker say it
+    LEFT: ClassVar[Arm]
+    RIGHT: ClassVar[Arm]
+    UP: ClassVar[Arm]
+    DOWN: ClassVar[Arm]
+    _known: ClassVar[dict[tuple[str, tuple[int, int] | None], Arm]] = {}
+
+    def __new__(cls, direction: str, spinner: Tile | None = None) -> Arm:
+        key = (direction, spinner.key if spinner is not None else None)
+        found = cls._known.get(key)
+        if found is not None:
+            return found
+        if direction not in DIRECTIONS or (
+            spinner is not None and (direction in ("left", "right") or not spinner.is_double)
+        ):
+            raise ValueError(f"{direction!r} is not an arm")
+        found = object.__new__(cls)
+        canonical = None if spinner is None else Tile(*spinner.key)
+        object.__setattr__(found, "direction", direction)
+        object.__setattr__(found, "spinner", canonical)
+        named = direction if canonical is None else f"{canonical} {direction}"
+        object.__setattr__(found, "value", named)
+        cls._known[key] = found
+        return found
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError("arms are immutable")
+
+    def __reduce__(self) -> tuple[type[Arm], tuple[str, Tile | None]]:
+        return (Arm, (self.direction, self.spinner))
 
     @classmethod
     def parse(cls, text: str) -> Arm:
+        """``left``, ``right``, ``up``, ``down``, or a spinner's end such as ``6-6 up``."""
         try:
-            return cls(text.strip().lower())
+            words = text.strip().lower().split()
+            if len(words) == 1:
+                return cls(words[0])
+            if len(words) == 2:
+                return cls(words[1], Tile.parse(words[0]))
         except (ValueError, AttributeError):
-            raise IllegalAction(
-                "bad_end", f"{text!r} is not an end: say left, right, up or down", "R5"
-            ) from None
+            pass
+        shown = repr(text) if len(repr(text)) <= 24 else repr(text)[:20] + "…"
+        raise IllegalAction(
+            "bad_end",
+            f"{shown} is not an end: say left, right, up or down, or a spinner's end like 6-6 up",
+            "R5",
+        )
+
+    @property
+    def is_branch(self) -> bool:
+        """Whether this arm branches from a spinner (up or down)."""
+        return self.direction in ("up", "down")
 
     def __str__(self) -> str:
         return self.value
 
+    def __repr__(self) -> str:
+        if self.spinner is None:
+            return f"Arm({self.direction!r})"
+        return f"Arm({self.direction!r}, {self.spinner!r})"
 
+
+Arm.LEFT, Arm.RIGHT, Arm.UP, Arm.DOWN = (Arm(direction) for direction in DIRECTIONS)
 SIDES: Final = (Arm.LEFT, Arm.RIGHT)
 BRANCHES: Final = (Arm.UP, Arm.DOWN)
 
@@ -66,7 +134,7 @@ def points_for(count: int) -> int:
 class EndValue:
     """One term of the count: what an open end adds, and how it is written in a breakdown."""
 
-    arm: Arm | None  # None: the lead spinner itself, open while a side is uncovered (R11)
+    arm: Arm | None  # None: the lead double itself, open while a side is uncovered (R11)
     tile: Tile
     value: int
 
@@ -87,23 +155,44 @@ class Placement:
     breakdown: str
 
 
+@dataclass(frozen=True, slots=True)
+class Spinner:
+    """A spinner on the table (R9, R17): the double, where it lies, and its two branches."""
+
+    tile: Tile
+    arm: Arm | None  # the arm it lies on; None when it is the lead
+    index: int  # its place on that arm; -1 for the lead
+    up: Arm
+    down: Arm
+
+    @property
+    def branches(self) -> tuple[Arm, Arm]:
+        return (self.up, self.down)
+
+
 @dataclass(frozen=True)
 class Layout:
-    """The tiles on the table. Each arm holds its tiles outward, each oriented (inner, outer)."""
+    """The tiles on the table: the lead, and each arm's tiles outward, each oriented (inner,
+    outer). ``spinners`` lists the spinners in the order they were played (R9, R17); ``rules``
+    is the game's variant, which decides which doubles spin and what they count."""
 
     lead: Tile | None = None
-    arms: tuple[tuple[Tile, ...], ...] = ((), (), (), ())
-    spinner_arm: Arm | None = None  # the arm the spinner lies on; None if it is the lead
-    spinner_index: int = -1  # index on spinner_arm; -1 when there is no spinner or it leads
+    arms: tuple[tuple[Arm, tuple[Tile, ...]], ...] = ()  # only arms with tiles, first played first
+    spinners: tuple[Spinner, ...] = ()
+    rules: Variant = SEED
 
     @classmethod
-    def empty(cls) -> Layout:
-        return cls()
+    def empty(cls, rules: Variant = SEED) -> Layout:
+        return cls(rules=rules)
 
     # --- what is on the table ----------------------------------------------------------------
 
     def arm(self, arm: Arm) -> tuple[Tile, ...]:
-        return self.arms[_ARM_INDEX[arm]]
+        """The tiles on ``arm``, outward from where it starts; () if none."""
+        for named, tiles in self.arms:
+            if named is arm:
+                return tiles
+        return ()
 
     # Layouts are immutable, so what is derived from one is computed once (cached_property):
     # the picker asks every tile against the same layout on each screen.
@@ -113,30 +202,50 @@ class Layout:
         """Every tile on the table, the lead first."""
         if self.lead is None:
             return ()
-        return (self.lead, *(tile for arm in self.arms for tile in arm))
+        return (self.lead, *(tile for _, arm in self.arms for tile in arm))
 
-    @cached_property
+    @property
     def spinner(self) -> Tile | None:
-        """R9: the first double played, wherever it lies."""
-        if self.lead is None:
-            return None
-        if self.spinner_arm is None:
-            return self.lead if self.lead.is_double else None
-        return self.arm(self.spinner_arm)[self.spinner_index]
+        """R9: the first spinner, wherever it lies (under Five Up the first of several)."""
+        return self.spinners[0].tile if self.spinners else None
+
+    @property
+    def spinner_arm(self) -> Arm | None:
+        """The arm the first spinner lies on; None if it is the lead (or there is none)."""
+        return self.spinners[0].arm if self.spinners else None
+
+    @property
+    def spinner_index(self) -> int:
+        """The first spinner's place on its arm; -1 when it leads or there is none."""
+        return self.spinners[0].index if self.spinners else -1
+
+    def sides_covered(self, spinner: Spinner) -> int:
+        """How many of a spinner's two long sides have a tile against them (R10)."""
+        if spinner.arm is None:
+            return sum(1 for side in SIDES if self.arm(side))
+        return 1 + int(len(self.arm(spinner.arm)) > spinner.index + 1)
 
     def spinner_sides_covered(self) -> int:
-        """How many of the spinner's two long sides have a tile against them (R10)."""
-        if self.spinner is None:
-            return 0
-        if self.spinner_arm is None:
-            return sum(1 for side in SIDES if self.arm(side))
-        beyond = len(self.arm(self.spinner_arm)) > self.spinner_index + 1
-        return 1 + int(beyond)
+        """How many of the first spinner's two long sides are covered (R10)."""
+        return self.sides_covered(self.spinners[0]) if self.spinners else 0
 
     @property
     def branches_open(self) -> bool:
-        """R10: up and down may be played on only once both spinner sides are covered."""
+        """R10: the first spinner's up and down open once both its sides are covered."""
         return self.spinner_sides_covered() == 2
+
+    @property
+    def all_arms(self) -> tuple[Arm, ...]:
+        """Every arm a play may name: left, right, up, down, then each later spinner's (R17)."""
+        later = tuple(arm for spinner in self.spinners[1:] for arm in spinner.branches)
+        return (*SIDES, *BRANCHES, *later)
+
+    def spinner_of(self, arm: Arm) -> Spinner | None:
+        """The spinner ``arm`` branches from, if it is on the table."""
+        for spinner in self.spinners:
+            if arm is spinner.up or arm is spinner.down:
+                return spinner
+        return None
 
     @property
     def open_ends(self) -> dict[Arm, int]:
@@ -144,52 +253,56 @@ class Layout:
         return dict(self._ends)
 
     @cached_property
+    def _pips(self) -> dict[Arm, int]:
+        return dict(self._ends)
+
+    @cached_property
     def _ends(self) -> tuple[tuple[Arm, int], ...]:
-        return tuple(self._find_ends().items())
-
-    def _find_ends(self) -> dict[Arm, int]:
-        if self.lead is None:
-            return {}
-        ends = {Arm.LEFT: self._side_pip(Arm.LEFT), Arm.RIGHT: self._side_pip(Arm.RIGHT)}
-        spinner = self.spinner
-        if spinner is not None and self.branches_open:
-            for branch in BRANCHES:
-                tiles = self.arm(branch)
-                ends[branch] = tiles[-1].b if tiles else spinner.a
-        return ends
-
-    def _side_pip(self, side: Arm) -> int:
-        assert self.lead is not None
-        tiles = self.arm(side)
-        if tiles:
-            return tiles[-1].b
-        return self.lead.a if side is Arm.LEFT else self.lead.b
+        lead = self.lead
+        if lead is None:
+            return ()
+        left, right = self.arm(Arm.LEFT), self.arm(Arm.RIGHT)
+        ends = [
+            (Arm.LEFT, left[-1].b if left else lead.a),
+            (Arm.RIGHT, right[-1].b if right else lead.b),
+        ]
+        for spinner in self.spinners:
+            if self.sides_covered(spinner) == 2:
+                for branch in spinner.branches:
+                    tiles = self.arm(branch)
+                    ends.append((branch, tiles[-1].b if tiles else spinner.tile.a))
+        return tuple(ends)
 
     # --- the count (R8, R11) --------------------------------------------------------------
 
     @cached_property
     def end_values(self) -> tuple[EndValue, ...]:
-        """The terms of the count, in the order left, spinner, right, up, down (R8, R11)."""
+        """The terms of the count: left, the lead double, right, then each spinner's up and
+        down in the order the spinners were played (R8, R11, R17, R18)."""
         lead = self.lead
         if lead is None:
             return ()
-        lead_spins = self.spinner_arm is None and lead.is_double
+        left, right = self.arm(Arm.LEFT), self.arm(Arm.RIGHT)
+        # A lead double counts as one while at most one side is covered (R11, R17).
+        lead_counts = lead.is_double and not (left and right)
         terms: list[EndValue] = []
-        for side in SIDES:
-            tiles = self.arm(side)
+        for side, tiles, pip in ((Arm.LEFT, left, lead.a), (Arm.RIGHT, right, lead.b)):
             if tiles:
-                terms.append(_end_of(side, tiles[-1]))
-            elif not lead_spins:
-                pip = lead.a if side is Arm.LEFT else lead.b
+                terms.append(self._end_of(side, tiles[-1]))
+            elif not lead.is_double:
                 terms.append(EndValue(side, lead, pip))
-        if lead_spins and not self.branches_open:
-            # The lead spinner counts both halves while at most one side is covered.
-            terms.insert(1 if self.arm(Arm.LEFT) else 0, EndValue(None, lead, lead.pips))
-        for branch in BRANCHES:
-            tiles = self.arm(branch)
-            if tiles:
-                terms.append(_end_of(branch, tiles[-1]))
+        if lead_counts:
+            terms.insert(1 if left else 0, EndValue(None, lead, self.rules.double_value(lead)))
+        for spinner in self.spinners:
+            for branch in spinner.branches:
+                tiles = self.arm(branch)
+                if tiles:
+                    terms.append(self._end_of(branch, tiles[-1]))
         return tuple(terms)
+
+    def _end_of(self, arm: Arm, tile: Tile) -> EndValue:
+        """R8, R18: an arm's last tile counts its outer half, or as a double if it is one."""
+        return EndValue(arm, tile, self.rules.double_value(tile) if tile.is_double else tile.b)
 
     @cached_property
     def count(self) -> int:
@@ -204,34 +317,72 @@ class Layout:
             return "0"
         return " + ".join(str(term) for term in terms) + f" = {self.count}"
 
-    # --- placing tiles (R4, R5, R9, R10) ------------------------------------------------------
+    @property
+    def points(self) -> int:
+        """R11, R25: what the count scores, on the game's scale of points."""
+        return self.rules.points_for(self.count)
+
+    # --- placing tiles (R4, R5, R9, R10, R17) -------------------------------------------------
+
+    def canonical(self, arm: Arm) -> Arm:
+        """``arm`` as this layout names it: the first spinner's ends are plain up and down."""
+        spinner = arm.spinner
+        if spinner is not None and self.spinners and self.spinners[0].tile == spinner:
+            return Arm(arm.direction)
+        return arm
 
     def check(self, tile: Tile, arm: Arm) -> Tile:
         """The tile oriented to go on ``arm``, or :class:`IllegalAction` saying why not."""
         if self.lead is None:
             raise IllegalAction("no_layout", "nothing has been led yet: lead a tile first", "R4")
-        if arm in BRANCHES:
-            spinner = self.spinner
+        arm = self.canonical(arm)
+        if arm.is_branch:
+            spinner = self.spinner_of(arm)
             if spinner is None:
-                raise IllegalAction(
-                    "no_spinner",
-                    f"there is no {arm} end yet: up and down open on the spinner, "
-                    "the first double played (R9)",
-                    "R9",
-                )
-            if not self.branches_open:
+                raise self._no_branch(arm)
+            covered = self.sides_covered(spinner)
+            if covered < 2:
+                name = "spinner's" if arm.spinner is None else f"spinner {spinner.tile}'s"
                 raise IllegalAction(
                     "spinner_sides_open",
-                    f"the spinner's up and down open once both its sides are covered (R10): "
-                    f"{spinner} has {self.spinner_sides_covered()} of 2 covered",
+                    f"the {name} up and down open once both its sides are covered (R10): "
+                    f"{spinner.tile} has {covered} of 2 covered",
                     "R10",
                 )
-        pip = self.open_ends[arm]
+        pip = self._pips[arm]
         if not tile.has(pip):
             raise IllegalAction(
                 "no_match", f"the {arm} end shows {pip}, and {tile} has no {pip}", "R5"
             )
         return Tile(pip, tile.other(pip))
+
+    def _no_branch(self, arm: Arm) -> IllegalAction:
+        """Why ``arm`` (an up or down end) is not on the table (R9, R17)."""
+        if not self.rules.has_spinners:
+            return IllegalAction(
+                "no_spinner",
+                f"there is no {arm} end: with no spinner (Muggins), doubles stay in the line "
+                "and up and down never open (R17)",
+                "R17",
+            )
+        double = arm.spinner
+        if double is None:
+            return IllegalAction(
+                "no_spinner",
+                f"there is no {arm} end yet: up and down open on the spinner, "
+                "the first double played (R9)",
+                "R9",
+            )
+        if double not in self.tiles:
+            return IllegalAction(
+                "no_spinner", f"{double} is not on the table, so there is no {arm} end", "R17"
+            )
+        return IllegalAction(
+            "not_spinner",
+            f"{double} is not a spinner: only the first double played, {self.spinner}, "
+            f"spins (R9), so there is no {arm} end",
+            "R9",
+        )
 
     def fits(self, tile: Tile) -> tuple[Arm, ...]:
         """The arms ``tile`` can be played on now (empty before the lead: use ``place``)."""
@@ -239,16 +390,30 @@ class Layout:
 
     def place(self, tile: Tile, arm: Arm | None) -> Layout:
         """A new layout with ``tile`` played on ``arm`` (``None`` to lead it as entered)."""
+        rules = self.rules
         if self.lead is None:
-            return Layout(lead=tile)
+            if rules.makes_spinner(tile, 0):
+                return Layout(tile, (), (Spinner(tile, None, -1, Arm.UP, Arm.DOWN),), rules)
+            return Layout(tile, (), (), rules)
         if arm is None:
             raise IllegalAction("end_needed", f"say which end {tile} goes on", "R5")
+        arm = self.canonical(arm)
         laid = self.check(tile, arm)
-        index = _ARM_INDEX[arm]
-        arms = tuple((*tiles, laid) if i == index else tiles for i, tiles in enumerate(self.arms))
-        if laid.is_double and self.spinner is None:
-            return Layout(self.lead, arms, arm, len(self.arm(arm)))
-        return Layout(self.lead, arms, self.spinner_arm, self.spinner_index)
+        before = self.arm(arm)
+        if before:
+            arms = tuple(
+                (named, (*tiles, laid) if named is arm else tiles) for named, tiles in self.arms
+            )
+        else:
+            arms = (*self.arms, (arm, (laid,)))
+        spinners = self.spinners
+        if laid.is_double and rules.makes_spinner(laid, len(spinners)):
+            if spinners:
+                up, down = Arm("up", laid), Arm("down", laid)
+            else:
+                up, down = Arm.UP, Arm.DOWN
+            spinners = (*spinners, Spinner(laid, arm, len(before), up, down))
+        return Layout(self.lead, arms, spinners, rules)
 
     def placements(self, tile: Tile) -> tuple[Placement, ...]:
         """Every place ``tile`` can go now, with the count and points each would give."""
@@ -266,14 +431,12 @@ class Layout:
     def _placements(self, tile: Tile) -> tuple[Placement, ...]:
         if self.lead is None:
             after = self.place(tile, None)
-            return (Placement(tile, None, after.count, points_for(after.count), after.breakdown),)
+            return (Placement(tile, None, after.count, after.points, after.breakdown),)
         result = []
         for arm in self.fits(tile):
             after = self.place(tile, arm)
             laid = after.arm(arm)[-1]
-            result.append(
-                Placement(laid, arm, after.count, points_for(after.count), after.breakdown)
-            )
+            result.append(Placement(laid, arm, after.count, after.points, after.breakdown))
         return tuple(result)
 
     def why_not(self, tile: Tile) -> str:
@@ -282,11 +445,3 @@ class Layout:
         shown = ", ".join(str(p) for p in pips)
         halves = str(tile.a) if tile.is_double else f"{tile.a} or {tile.b}"
         return f"no open end shows {halves}: open ends are {shown}"
-
-
-def _end_of(arm: Arm, tile: Tile) -> EndValue:
-    """R8: the last tile of an arm counts its outer half, or both halves if it is a double."""
-    return EndValue(arm, tile, tile.pips if tile.is_double else tile.b)
-
-
-_ARM_INDEX: Final = {arm: i for i, arm in enumerate(Arm)}

@@ -1,4 +1,9 @@
-"""The options of a game and the presets of RULES.md (R1, R2, R13, R13p, R15, R16).
+"""The options of a game, the one table that declares them, and the presets (R1, R2, R13–R25).
+
+Every option is declared once, in :data:`OPTION_SPECS`: its name, its values (the first is the
+default, the rule RULES.md states first), the rule it belongs to and a sentence for people. The
+engine validates against it; the new-game form, the rescore page, the rules page and the API read
+it.
 
 >>> opts = Options.make(["Ana", "Ben", "Cy"])
 >>> opts.hand_size, opts.boneyard_size, opts.goal, opts.settlement.value
@@ -8,20 +13,28 @@
 >>> teams = Options.make(["Ana", "Ben", "Cy", "Di"], partnership=True)
 >>> teams.side_name(teams.side_of(2)), teams.goal
 ('Ana & Cy', 200)
+>>> Options.make(["Ana", "Ben"], preset="muggins", rounding="up").title
+'Muggins, rounding up'
+>>> five_up = Options.make(["Ana", "Ben"], preset="five-up")
+>>> five_up.goal, five_up.hand_size, five_up.title
+(61, 5, 'Five Up')
 """
 
 from __future__ import annotations
 
 import enum
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
+from functools import cache
 from typing import Final
 
 from .errors import BadOptions
 from .numbers import whole_number
 from .tiles import DOUBLE_SIX
+from .variant import Variant
 
 MAX_NAME_LENGTH: Final = 30
+Value = str | int
 
 
 class Deal(enum.Enum):
@@ -47,17 +60,231 @@ class Settlement(enum.Enum):
 
 
 class Finish(enum.Enum):
-    """R16: when a game that reaches its target ends."""
+    """R16, R25: when a game that reaches its target ends."""
 
     IMMEDIATE = "immediate"
     END_OF_HAND = "end-of-hand"
+    EXACT = "exact"
 
 
-PRESETS: Final[Mapping[str, Mapping[str, str]]] = {
-    "seed": {},
-    "pagat": {"settlement": Settlement.WINNER_TAKES.value},
-}
-OPTION_NAMES: Final = ("deal", "target", "settlement", "finish")
+@dataclass(frozen=True, slots=True)
+class OptionSpec:
+    """One option of RULES.md: its values (the first the default), its rule, and words for
+    people: ``sentence`` says what the option decides, ``labels`` what each value does and
+    ``phrases`` how a changed value is named after a preset ("rounding up")."""
+
+    name: str
+    rule: str
+    title: str
+    sentence: str
+    values: tuple[Value, ...]
+    labels: tuple[str, ...]
+    phrases: tuple[str, ...]
+
+    @property
+    def default(self) -> Value:
+        return self.values[0]
+
+    def choices(self) -> tuple[tuple[Value, str], ...]:
+        """Each value with its label, for a form's select."""
+        return tuple(zip(self.values, self.labels, strict=True))
+
+    def label(self, value: Value) -> str:
+        return self.labels[self.values.index(value)]
+
+    def phrase(self, value: Value) -> str:
+        return self.phrases[self.values.index(value)]
+
+    def read(self, value: object) -> Value:
+        """``value`` as one of this option's values (numbers may come as text), or a refusal."""
+        if isinstance(value, str) and any(isinstance(v, int) for v in self.values):
+            number = whole_number(value, 2)
+            value = value.strip() if number is None else number
+        if isinstance(value, bool) or value not in self.values:
+            allowed = " or ".join(repr(v) for v in self.values)
+            shown = repr(value) if len(repr(value)) <= 24 else repr(value)[:20] + "…"
+            raise BadOptions(self.name, f"{self.name} must be {allowed}, not {shown}", self.rule)
+        return self.values[self.values.index(value)]  # as declared: 2, not 2.0
+
+
+def _spec(
+    name: str, rule: str, title: str, sentence: str, *values: tuple[Value, str, str]
+) -> OptionSpec:
+    return OptionSpec(
+        name,
+        rule,
+        title,
+        sentence,
+        tuple(v for v, _, _ in values),
+        tuple(label for _, label, _ in values),
+        tuple(phrase for _, _, phrase in values),
+    )
+
+
+#: Every rule option of RULES.md, in the order forms show them (the target is a number: R15).
+OPTION_SPECS: Final[tuple[OptionSpec, ...]] = (
+    _spec(
+        "deal",
+        "R1",
+        "Tiles dealt",
+        "How many tiles each player draws at the start of a hand.",
+        ("9-7-5", "9 each for 2, 7 for 3, 5 for 4", "the standard deal"),
+        ("5", "5 each", "5 tiles each"),
+        ("7-5-5", "7 each for 2, else 5", "7 tiles for 2, else 5"),
+    ),
+    _spec(
+        "spinner",
+        "R17",
+        "Spinners",
+        "Which doubles branch the layout up and down.",
+        ("first-double", "The first double played", "the first double spins"),
+        ("none", "None: doubles stay in line", "no spinner"),
+        ("every-double", "Every double", "every double a spinner"),
+    ),
+    _spec(
+        "doubles",
+        "R18",
+        "A double at an end",
+        "What a double counts while it is an open end of the layout.",
+        ("both-halves", "Both halves: 4-4 counts 8", "doubles count both halves"),
+        ("one-half", "One half: 4-4 counts 4", "doubles count once"),
+    ),
+    _spec(
+        "draw",
+        "R19",
+        "Drawing",
+        "When the player to move may draw from the boneyard.",
+        ("when-stuck", "Only when no tile fits", "drawing only when stuck"),
+        ("any-time", "Any time on one’s turn", "drawing any time"),
+    ),
+    _spec(
+        "reserve",
+        "R20",
+        "Tiles never drawn",
+        "How many tiles stay in the boneyard to the end.",
+        (0, "None: every tile is drawable", "every tile drawn"),
+        (1, "The last tile", "the last tile never drawn"),
+        (2, "The last two tiles", "the last two tiles never drawn"),
+        ("by-players", "2 with 2 players, else 1", "a reserve by players"),
+    ),
+    _spec(
+        "first_lead",
+        "R21",
+        "The first lead",
+        "Who leads the first hand, and each hand after a block.",
+        ("by-lot", "By lot, or picked at random", "first lead by lot"),
+        ("highest-double", "The highest double", "highest double leads"),
+    ),
+    _spec(
+        "settlement",
+        "R13",
+        "Tiles left at the end of a hand",
+        "Who scores or loses the pips left in the hands when a hand ends.",
+        ("subtract-own", "Each loses their own pips", "each loses their own pips"),
+        ("winner-takes", "Winner scores the others’ pips", "winner takes the pips"),
+    ),
+    _spec(
+        "rounding",
+        "R22",
+        "Rounding",
+        "How pips left in hands are rounded to fives.",
+        ("nearest", "Nearest five: 3 → 5, 7 → 5", "rounding to the nearest five"),
+        ("up", "Up: 1 → 5", "rounding up"),
+        ("down", "Down: 9 → 5", "rounding down"),
+        ("none", "Not at all", "no rounding"),
+    ),
+    _spec(
+        "rounding_of",
+        "R22",
+        "Rounding what the winner takes",
+        "Under winner-takes: the opponents’ pips rounded together, or each hand on its own.",
+        ("total", "Their total", "the total rounded"),
+        ("each-hand", "Each hand on its own", "each hand rounded"),
+    ),
+    _spec(
+        "blocked",
+        "R23",
+        "A blocked hand under winner-takes",
+        "Who scores when nobody can play and nobody went out.",
+        ("fewest-takes", "Fewest pips takes all pips", "fewest takes all"),
+        ("difference", "Fewest pips takes differences", "the difference scores"),
+        ("nobody", "Nobody scores", "nobody scores a block"),
+    ),
+    _spec(
+        "floor",
+        "R24",
+        "Scores below zero",
+        "Whether a settlement may take a score below zero.",
+        ("none", "Yes, below zero", "scores below zero"),
+        ("zero", "No: scores stop at 0", "scores stop at zero"),
+    ),
+    _spec(
+        "finish",
+        "R16",
+        "Reaching the target",
+        "When a side that reaches the target wins.",
+        ("immediate", "At once, even mid-hand", "winning at once"),
+        ("end-of-hand", "After the hand is settled", "winning after the hand"),
+        ("exact", "Only by reaching it exactly", "an exact finish"),
+    ),
+    _spec(
+        "points",
+        "R25",
+        "Points kept in",
+        "Whether scores are kept in pips, or in fives as on a cribbage board.",
+        ("pips", "Pips: a count of 15 scores 15", "points in pips"),
+        ("fives", "Fives: a count of 15 scores 3", "points in fives"),
+    ),
+)
+SPECS: Final[Mapping[str, OptionSpec]] = {spec.name: spec for spec in OPTION_SPECS}
+
+#: R15: the target is a whole number in this range; its default follows players and points.
+TARGET_RANGE: Final = (5, 10000)
+TARGET_SENTENCE: Final = (
+    "The score that wins: 250 with 2 players, 200 with 3 or 4; 61 when points are kept in fives."
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Preset:
+    """A named starting point: some options set; the rest keep their defaults."""
+
+    name: str
+    title: str
+    sentence: str
+    rules: Mapping[str, Value]
+
+
+PRESET_LIST: Final = (
+    Preset("seed", "Standard", "Each player loses the pips left in their own hand.", {}),
+    Preset(
+        "pagat",
+        "Pagat",
+        "The player who goes out scores the pips left in the others’ hands.",
+        {"settlement": "winner-takes"},
+    ),
+    Preset(
+        "muggins",
+        "Muggins",
+        "No spinner: the layout is a line with two ends all hand long.",
+        {"spinner": "none"},
+    ),
+    Preset(
+        "five-up",
+        "Five Up",
+        "Every double a spinner, 5 tiles each, the winner takes the pips, points in fives to 61.",
+        {"spinner": "every-double", "deal": "5", "settlement": "winner-takes", "points": "fives"},
+    ),
+)
+PRESETS: Final[Mapping[str, Preset]] = {preset.name: preset for preset in PRESET_LIST}
+OPTION_NAMES: Final = ("target", *SPECS)
+
+
+def default_target(players: int, points: str) -> int:
+    """R15, R25: 250 with 2 players and 200 with 3 or 4 in pips; 61 in fives."""
+    if points == "fives":
+        return 61
+    return 250 if players == 2 else 200
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,9 +295,19 @@ class Options:
     partnership: bool = False
     preset: str = "seed"
     deal: Deal = Deal.STANDARD
-    target: int = 200  # R15; ``make`` sets 250 for two players
+    target: int = 200  # R15; ``make`` sets the default for the players and points
     settlement: Settlement = Settlement.SUBTRACT_OWN
     finish: Finish = Finish.IMMEDIATE
+    spinner: str = "first-double"
+    doubles: str = "both-halves"
+    draw: str = "when-stuck"
+    reserve: Value = 0
+    first_lead: str = "by-lot"
+    rounding: str = "nearest"
+    rounding_of: str = "total"
+    blocked: str = "fewest-takes"
+    floor: str = "none"
+    points: str = "pips"
 
     @classmethod
     def make(
@@ -80,7 +317,10 @@ class Options:
         preset: str = "seed",
         **rules: object,
     ) -> Options:
-        """Options from names, a preset, and any option of RULES.md by its name."""
+        """Options from names, a preset, and any option of RULES.md by its name.
+
+        An option left out (or ``None``) keeps the preset's value, else RULES.md's default:
+        so options stored before an option existed mean today's default."""
         names = tuple(_check_name(name) for name in players)
         if not 2 <= len(names) <= 4:
             raise BadOptions("player_count", "All Fives is played by 2, 3 or 4 players", "R2")
@@ -88,19 +328,38 @@ class Options:
             raise BadOptions("duplicate_name", "each player needs a different name", "R2")
         if partnership and len(names) != 4:
             raise BadOptions("partnership", "partnerships need exactly 4 players", "R2")
-        if preset not in PRESETS:
-            raise BadOptions("preset", f"unknown preset {preset!r}: choose {' or '.join(PRESETS)}")
+        if not isinstance(preset, str) or preset not in PRESETS:
+            shown = repr(preset) if len(repr(preset)) <= 24 else repr(preset)[:20] + "…"
+            raise BadOptions("preset", f"unknown preset {shown}: choose " + ", ".join(PRESETS))
         unknown = set(rules) - set(OPTION_NAMES)
         if unknown:
             raise BadOptions(
                 "option",
                 f"unknown option {sorted(unknown)[0]!r}: options are " + ", ".join(OPTION_NAMES),
             )
-        chosen = {**PRESETS[preset], **{k: v for k, v in rules.items() if v is not None}}
-        options = cls(names, bool(partnership), preset, target=250 if len(names) == 2 else 200)
-        for name, value in chosen.items():
-            options = _with_option(options, name, value)
-        return options
+        chosen: dict[str, object] = {**PRESETS[preset].rules}
+        chosen.update({k: v for k, v in rules.items() if v is not None and v != ""})
+        values = {name: SPECS[name].read(chosen.get(name, SPECS[name].default)) for name in SPECS}
+        if values["rounding"] == "none" and values["points"] == "fives":
+            raise BadOptions(
+                "rounding",
+                "pips that are not a multiple of five have no value in fives: "
+                "with points in fives, choose a rounding (R25)",
+                "R25",
+            )
+        target = chosen.get("target")
+        if target is None:
+            target = default_target(len(names), str(values["points"]))
+        return cls(
+            names,
+            bool(partnership),
+            preset,
+            deal=Deal(values.pop("deal")),
+            settlement=Settlement(values.pop("settlement")),
+            finish=Finish(values.pop("finish")),
+            target=_check_target(target),
+            **{name: value for name, value in values.items()},  # type: ignore[arg-type]
+        )
 
     @property
     def player_count(self) -> int:
@@ -113,6 +372,31 @@ class Options:
     @property
     def boneyard_size(self) -> int:
         return len(DOUBLE_SIX) - self.hand_size * self.player_count
+
+    @property
+    def reserve_size(self) -> int:
+        """R20: how many tiles of the boneyard are never drawn."""
+        if self.reserve == "by-players":
+            return 2 if self.player_count == 2 else 1
+        return int(self.reserve)
+
+    @property
+    def variant(self) -> Variant:
+        """The rules object whose hooks the layout, hand and game ask (R17–R25)."""
+        return _variant(
+            self.spinner,
+            self.doubles,
+            self.draw,
+            self.reserve_size,
+            self.first_lead,
+            self.settlement.value,
+            self.rounding,
+            self.rounding_of,
+            self.blocked,
+            self.floor,
+            self.finish.value,
+            self.points,
+        )
 
     @property
     def goal(self) -> int:
@@ -134,15 +418,50 @@ class Options:
     def side_name(self, side: int) -> str:
         return " & ".join(self.players[seat] for seat in self.seats_of(side))
 
+    def value(self, name: str) -> Value:
+        """The value of the option ``name`` as RULES.md writes it (``target`` included)."""
+        found = getattr(self, name)
+        return found.value if isinstance(found, enum.Enum) else found  # type: ignore[no-any-return]
+
     def rules_dict(self) -> dict[str, object]:
-        """The options by their RULES.md names, as stored and shown."""
-        return {
-            "preset": self.preset,
-            "deal": self.deal.value,
-            "target": self.goal,
-            "settlement": self.settlement.value,
-            "finish": self.finish.value,
+        """The options by their RULES.md names, as stored, exported and shown."""
+        return {"preset": self.preset, "target": self.goal} | {
+            name: self.value(name) for name in SPECS
         }
+
+    def changes(self) -> tuple[tuple[str, Value], ...]:
+        """The options that differ from the preset's (the target from its default)."""
+        preset = PRESETS[self.preset].rules
+        found: list[tuple[str, Value]] = [
+            (spec.name, self.value(spec.name))
+            for spec in OPTION_SPECS
+            if self.value(spec.name) != preset.get(spec.name, spec.default)
+        ]
+        if self.target != default_target(self.player_count, self.points):
+            found.append(("target", self.target))
+        return tuple(found)
+
+    @property
+    def title(self) -> str:
+        """The rules in force, named as a table says them: "Muggins, rounding up"."""
+        words = [PRESETS[self.preset].title]
+        for name, value in self.changes():
+            words.append(f"to {value}" if name == "target" else SPECS[name].phrase(value))
+        return ", ".join(words)
+
+
+@cache
+def _variant(*values: object) -> Variant:
+    return Variant(*values)  # type: ignore[arg-type]
+
+
+def _check_target(value: object) -> int:
+    if isinstance(value, str):
+        value = whole_number(value, 5)
+    low, high = TARGET_RANGE
+    if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
+        raise BadOptions("target", f"the target is a number of points from {low} to {high}", "R15")
+    return value
 
 
 def _check_name(name: object) -> str:
@@ -158,20 +477,8 @@ def _check_name(name: object) -> str:
     return cleaned
 
 
-def _with_option(options: Options, name: str, value: object) -> Options:
-    if name == "target":
-        if isinstance(value, str):
-            value = whole_number(value, 5)
-        if not isinstance(value, int) or isinstance(value, bool) or not 5 <= value <= 10000:
-            raise BadOptions("target", "the target is a number of points from 5 to 10000", "R15")
-        return replace(options, target=value)
-    try:
-        if name == "deal":
-            return replace(options, deal=Deal(value))
-        if name == "settlement":
-            return replace(options, settlement=Settlement(value))
-        return replace(options, finish=Finish(value))
-    except ValueError:
-        kind = {"deal": Deal, "settlement": Settlement, "finish": Finish}[name]
-        allowed = " or ".join(repr(member.value) for member in kind)
-        raise BadOptions(name, f"{name} must be {allowed}, not {value!r}") from None
+def with_options(options: Options, **changes: object) -> Options:
+    """``options`` with some options changed, validated as ``make`` validates them."""
+    rules = {name: value for name, value in options.rules_dict().items() if name != "preset"}
+    rules.update(changes)
+    return Options.make(options.players, options.partnership, options.preset, **rules)

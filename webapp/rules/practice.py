@@ -20,8 +20,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .errors import IllegalAction, NotationError, RuleError
-from .layout import Arm, Layout, Placement, points_for
+from .layout import Arm, Layout, Placement
 from .tiles import DOUBLE_SIX, Tile
+from .variant import SEED, Variant
 
 MAX_TEXT = 400  # 28 plays of ``d-d:right`` and their commas fit well inside this
 
@@ -52,20 +53,21 @@ class Board:
     layouts: tuple[Layout, ...] = (Layout(),)
 
     @classmethod
-    def parse(cls, text: str) -> Board:
-        """The board ``text`` describes, or the refusal of its first bad play."""
-        board, refusal = cls.read(text)
+    def parse(cls, text: str, rules: Variant = SEED) -> Board:
+        """The board ``text`` describes under ``rules`` (R17, R18: which doubles spin, what
+        they count), or the refusal of its first bad play."""
+        board, refusal = cls.read(text, rules)
         if refusal is not None:
             raise refusal
         return board
 
     @classmethod
-    def read(cls, text: str) -> tuple[Board, RuleError | None]:
+    def read(cls, text: str, rules: Variant = SEED) -> tuple[Board, RuleError | None]:
         """As much of ``text`` as is legal, and the refusal of the first play that is not.
 
         The refusal names the play by its position and text, and keeps the rule it breaks.
         """
-        board = cls()
+        board = cls((), (Layout.empty(rules),))
         if not isinstance(text, str) or len(text) > MAX_TEXT:
             return board, NotationError(
                 "board_too_long", f"a board is at most {len(DOUBLE_SIX)} tiles written like 6-4"
@@ -101,7 +103,7 @@ class Board:
         layout = self.layout
         laid = layout.lead if step.arm is None else layout.arm(step.arm)[-1]
         assert laid is not None
-        return Placement(laid, step.arm, layout.count, points_for(layout.count), layout.breakdown)
+        return Placement(laid, step.arm, layout.count, layout.points, layout.breakdown)
 
     @property
     def notation(self) -> str:

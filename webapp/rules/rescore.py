@@ -1,9 +1,10 @@
-"""What a game would have scored under other rules: the same log, other options (R13–R16).
+"""What a game would have scored under other rules: the same log, other options (R13–R25).
 
 A dispute about the rules ("we play winner-takes!") is settled by replaying the very same
-actions under the other options and comparing, hand by hand. Only options that do not change
-what happened at the table may change: the settlement (R13, R13p), the target (R15) and the
-finish (R16), or the preset that sets them. The deal (R1) may not: the hands were dealt.
+actions under the other options and comparing, hand by hand. Any house rule may change, or the
+preset that sets them, except the deal (R1): the hands were dealt, so it stays as played. When
+another rule makes an action of the log illegal (a 6-6 played up under ``five-up``, rescored as
+``seed``), the replay stops there and says which action and why, instead of inventing a result.
 
 Under other options a game may end earlier — ``finish = "immediate"`` ends it the moment a score
 reaches the target, even mid-hand — and then the rest of the log never happens (``left``). It
@@ -31,13 +32,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
 
-from .actions import Action
+from .actions import Action, Draw, EndHand, Pass, Play, StartHand
 from .errors import BadOptions
-from .game import Status
+from .game import GameState, Status
 from .history import History, PlayedHand, replay
-from .options import PRESETS, Options
+from .options import PRESETS, SPECS, Options, default_target
 
-CHANGEABLE: Final = ("preset", "settlement", "finish", "target")
+CHANGEABLE: Final = ("preset", "target", *(name for name in SPECS if name != "deal"))
 
 
 def changed(options: Options, **changes: object) -> Options:
@@ -62,10 +63,12 @@ def changed(options: Options, **changes: object) -> Options:
     if preset != options.preset:
         # Rules as the old preset had them give way to the new preset; rules chosen apart stay.
         implied = Options.make(options.players, options.partnership, options.preset).rules_dict()
-        governed = {name for rules_of in PRESETS.values() for name in rules_of}
-        for name in governed:
+        governed = {name for preset_of in PRESETS.values() for name in preset_of.rules}
+        for name in governed - {"deal"}:
             if rules.get(name) == implied[name]:
                 del rules[name]
+    if options.target == default_target(options.player_count, options.points):
+        del rules["target"]  # the default target follows the points of the other rules (R25)
     rules.update(given)
     return Options.make(options.players, options.partnership, preset, **rules)
 
@@ -99,7 +102,7 @@ class Rescore:
         state = history.state
         last = history.hands[-1] if history.hands else None
         if history.refusal is not None:
-            return f"These rules refuse an action of the log: {history.refusal.message}."
+            return self.refused(history)
         if state.status is Status.GAME_OVER:
             assert state.winner is not None
             won = f"{options.side_name(state.winner)} reaches {options.goal} and wins"
@@ -126,6 +129,40 @@ class Rescore:
             assert last is not None
             return f"Hand {last.number} is over but not settled yet."
         return f"Nobody has reached {options.goal} yet: the game goes on."
+
+    def refused(self, history: History) -> str:
+        """Which action of the log these rules refuse, and why: the replay stops there."""
+        assert history.refusal is not None and history.left
+        refusal = history.refusal
+        rule = (
+            f" ({refusal.rule})"
+            if refusal.rule and f"({refusal.rule})" not in refusal.message
+            else ""
+        )
+        what = _what(history.left[0], history.state)
+        later = len(history.left) - 1
+        rest = f"; the {later} later actions are not scored" if later > 1 else ""
+        rest = "; the action after it is not scored" if later == 1 else rest
+        return f"Under these rules {what} is not allowed: {refusal.message}{rule}{rest}."
+
+
+def _what(action: Action, state: GameState) -> str:
+    """The refused action in words, where it stood in the game."""
+    hand = state.hand
+    where = f"in hand {hand.number}, move {len(hand.moves) + 1}" if hand else ""
+    who = state.name(hand.turn) if hand and state.status is Status.PLAYING else ""
+    if isinstance(action, Play):
+        end = f" on the {action.arm} end" if action.arm is not None else ""
+        return f"{who}’s play of {action.tile}{end} {where}".strip()
+    if isinstance(action, Draw):
+        return f"{who}’s draw {where}".strip()
+    if isinstance(action, Pass):
+        return f"{who}’s pass {where}".strip()
+    if isinstance(action, StartHand):
+        return f"the start of hand {state.hand_number + 1}"
+    if isinstance(action, EndHand):
+        return f"the settlement of hand {hand.number}" if hand else "a settlement"
+    return "an action of the log"
 
 
 def rescore(options: Options, actions: Sequence[Action], **changes: object) -> Rescore:

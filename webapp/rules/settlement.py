@@ -1,4 +1,4 @@
-"""Settling a hand: rounding (R13), the two settlements (R13, R13p) and report checks (R14).
+"""Settling a hand: rounding (R13, R22), the settlements (R13, R13p, R23) and report checks (R14).
 
 Worked example C (``seed``): Ana went out, Ben holds 13 pips, Cy 7.
 
@@ -21,27 +21,43 @@ from .errors import ImpossibleReport
 from .tiles import Tile
 
 
-def round_to_five(pips: int) -> int:
-    """R13: the nearest multiple of five; a remainder of 1 or 2 rounds down, 3 or 4 up.
+def round_to_five(pips: int, rounding: str = "nearest") -> int:
+    """R13, R22: pips rounded to a multiple of five. ``"nearest"``: a remainder of 1 or 2
+    rounds down, 3 or 4 up; ``"up"``: any remainder up; ``"down"``: down; ``"none"``: as is.
 
     >>> [round_to_five(n) for n in (2, 3, 7, 8, 12, 13)]
     [0, 5, 5, 10, 10, 15]
+    >>> [round_to_five(7, how) for how in ("nearest", "up", "down", "none")]
+    [5, 10, 5, 7]
     """
+    if rounding == "up":
+        return 5 * ((pips + 4) // 5)
+    if rounding == "down":
+        return 5 * (pips // 5)
+    if rounding == "none":
+        return pips
     return 5 * ((pips + 2) // 5)
 
 
-def subtract_own(pips: Mapping[int, int], sides: Sequence[int]) -> tuple[int, ...]:
-    """R13: each player's pips, rounded, come off their own side's score."""
+def subtract_own(
+    pips: Mapping[int, int], sides: Sequence[int], rounding: str = "nearest"
+) -> tuple[int, ...]:
+    """R13: each player's pips, rounded (R22), come off their own side's score."""
     deltas = [0] * (max(sides) + 1)
     for seat, held in pips.items():
-        deltas[sides[seat]] -= round_to_five(held)
+        deltas[sides[seat]] -= round_to_five(held, rounding)
     return tuple(deltas)
 
 
 def winner_takes(
-    pips: Mapping[int, int], sides: Sequence[int], went_out: int | None
+    pips: Mapping[int, int],
+    sides: Sequence[int],
+    went_out: int | None,
+    rounding: str = "nearest",
+    rounding_of: str = "total",
+    blocked: str = "fewest-takes",
 ) -> tuple[int, ...]:
-    """R13p: the side that went out, or that holds fewest pips on a block, scores the rest.
+    """R13p, R22, R23: the side that went out, or that holds fewest pips on a block, scores.
 
     ``pips`` has every seat (0 for the one who went out); ``sides`` maps seats to sides.
     On a block with 3 sides, two tied for fewest each score half the third's pips, rounded.
@@ -50,24 +66,46 @@ def winner_takes(
     (5, 5, 0)
     >>> winner_takes({0: 3, 1: 4, 2: 3, 3: 2}, sides=[0, 1, 0, 1], went_out=None)
     (0, 0)
+
+    Worked example J: Ana went out, Ben and Cy hold 3 pips each; then a block, Ana 4, Ben 9,
+    Cy 13.
+
+    >>> [winner_takes({0: 0, 1: 3, 2: 3}, [0, 1, 2], 0, rounding_of=how)[0]
+    ...  for how in ("total", "each-hand")]
+    [5, 10]
+    >>> [winner_takes({0: 4, 1: 9, 2: 13}, [0, 1, 2], None, blocked=how)[0]
+    ...  for how in ("fewest-takes", "difference", "nobody")]
+    [20, 15, 0]
     """
     side_count = max(sides) + 1
     held = [0] * side_count
     for seat, amount in pips.items():
         held[sides[seat]] += amount
+
+    def paid(amounts: Sequence[int]) -> int:
+        if rounding_of == "each-hand":
+            return sum(round_to_five(amount, rounding) for amount in amounts)
+        return round_to_five(sum(amounts), rounding)
+
     deltas = [0] * side_count
     if went_out is not None:
         winner = sides[went_out]
-        deltas[winner] = round_to_five(sum(held) - held[winner])
+        deltas[winner] = paid([held[side] for side in range(side_count) if side != winner])
+        return tuple(deltas)
+    if blocked == "nobody":
         return tuple(deltas)
     fewest = min(held)
     leaders = [side for side in range(side_count) if held[side] == fewest]
+    others = [held[side] for side in range(side_count) if held[side] != fewest]
     if len(leaders) == 1:
-        deltas[leaders[0]] = round_to_five(sum(held) - fewest)
-    elif side_count == 3 and len(leaders) == 2:
+        if blocked == "difference":
+            deltas[leaders[0]] = paid([amount - fewest for amount in others])
+        else:
+            deltas[leaders[0]] = paid(others)
+    elif side_count == 3 and len(leaders) == 2 and blocked == "fewest-takes":
         (third,) = (side for side in range(3) if side not in leaders)
         for side in leaders:
-            deltas[side] = round_to_five(held[third] // 2)
+            deltas[side] = round_to_five(held[third] // 2, rounding)
     return tuple(deltas)
 
 

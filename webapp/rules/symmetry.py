@@ -1,9 +1,9 @@
 """Places that give the same layout up to a mirror image, so the table is asked only once.
 
 Two empty arms that branch from the same tile and show the same pips are mirror images of each
-other: the spinner's up and down before either has a tile (R10), and the two sides of a lone
-double lead. Playing a tile on one or the other gives the same count, the same points and the
-same layout seen from the other side of the table.
+other: a spinner's up and down before either has a tile (R10, R17: every spinner's), and the
+two sides of a lone double lead. Playing a tile on one or the other gives the same count, the
+same points and the same layout seen from the other side of the table.
 
 >>> from webapp.rules import Layout, Tile, Arm
 >>> lone = Layout.empty().place(Tile(5, 5), None)
@@ -20,22 +20,24 @@ from __future__ import annotations
 
 from .layout import Arm, Layout, Placement
 
-_MIRRORS = ((Arm.LEFT, Arm.RIGHT), (Arm.UP, Arm.DOWN))
+
+def _mirrors(layout: Layout) -> list[tuple[Arm, Arm]]:
+    return [(Arm.LEFT, Arm.RIGHT), *(spinner.branches for spinner in layout.spinners)]
 
 
-def mirrored_arms(layout: Layout) -> frozenset[Arm]:
-    """The arms whose placements repeat, in mirror image, those of an arm listed before them."""
+def mirrored_arms(layout: Layout) -> dict[Arm, Arm]:
+    """The arms whose placements repeat, in mirror image, those of another: each with it."""
     ends = layout.open_ends
-    repeats = set()
-    for first, second in _MIRRORS:
+    repeats = {}
+    for first, second in _mirrors(layout):
         if first not in ends or second not in ends or ends[first] != ends[second]:
             continue
         if layout.arm(first) or layout.arm(second):
             continue
         if first is Arm.LEFT and not (layout.lead is not None and layout.lead.is_double):
             continue  # a lone lead that is no double has two different sides
-        repeats.add(second)
-    return frozenset(repeats)
+        repeats[second] = first
+    return repeats
 
 
 def distinct_placements(layout: Layout, places: tuple[Placement, ...]) -> tuple[Placement, ...]:
@@ -44,5 +46,4 @@ def distinct_placements(layout: Layout, places: tuple[Placement, ...]) -> tuple[
     if not repeats:
         return places
     arms = {place.arm for place in places}
-    partner = {second: first for first, second in _MIRRORS}
-    return tuple(p for p in places if not (p.arm in repeats and partner[p.arm] in arms))
+    return tuple(p for p in places if not (p.arm in repeats and repeats[p.arm] in arms))

@@ -1,0 +1,53 @@
+"""The drawn layout under the house rules: every tile and every named end is drawn (R17)."""
+
+from __future__ import annotations
+
+from webapp.drawing import draw_layout
+from webapp.rules import Arm, GameState, Options, Play, StartHand, Tile
+
+EXAMPLE_H = [("6-4", None), ("4-4", "right"), ("4-2", "right"), ("4-1", "up")]
+EXAMPLE_H += [("6-6", "left"), ("6-3", "left"), ("6-5", "6-6 up"), ("2-1", "right")]
+
+
+def _layout(rows, **rules):
+    state = GameState.new(Options.make(["Ana", "Ben"], **rules)).apply(StartHand(0))[0]
+    for text, end in rows:
+        state = state.apply(Play(Tile.parse(text), None if end is None else Arm.parse(end)))[0]
+    return state.hand.layout
+
+
+def _overlap(a, b) -> bool:
+    return (
+        a.x < b.x + b.width
+        and b.x < a.x + a.width
+        and a.y < b.y + b.height
+        and b.y < a.y + a.height
+    )
+
+
+def test_a_second_spinner_is_drawn_with_its_own_arms_and_end_marks():
+    layout = _layout(
+        [*EXAMPLE_H, ("1-1", "right"), ("1-3", "right"), ("1-0", "1-1 down")],
+        spinner="every-double",
+    )
+    drawing = draw_layout(layout)
+    assert sorted(piece.label for piece in drawing.pieces) == sorted(str(t) for t in layout.tiles)
+    marks = {mark.arm: mark.pip for mark in drawing.marks}
+    assert marks == {arm.value: pip for arm, pip in layout.open_ends.items()}
+    assert {"6-6 up", "6-6 down", "1-1 up", "1-1 down"} <= set(marks)
+    pieces = drawing.pieces
+    assert not any(_overlap(a, b) for i, a in enumerate(pieces) for b in pieces[i + 1 :])
+    six_five = next(p for p in pieces if p.label == "6-5")
+    six_six = next(p for p in pieces if p.label == "6-6")
+    assert six_five.y < six_six.y  # 6-6 up is drawn above its double
+    ringed = {piece.label for piece in pieces if "spinner" in piece.classes}
+    assert ringed == {"4-4", "6-6", "1-1"}  # every spinner is marked as one
+
+
+def test_muggins_draws_a_line_with_two_end_marks():
+    layout = _layout(
+        [("4-4", None), ("4-1", "right"), ("4-6", "left"), ("1-1", "right")], preset="muggins"
+    )
+    drawing = draw_layout(layout)
+    assert sorted(mark.arm for mark in drawing.marks) == ["left", "right"]
+    assert not any("spinner" in piece.classes for piece in drawing.pieces)

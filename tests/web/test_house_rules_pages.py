@@ -1,0 +1,79 @@
+"""The house rules through the pages, without JavaScript: starts, plays, settling (R17–R25)."""
+
+from __future__ import annotations
+
+from .conftest import Table, text
+
+
+def test_the_highest_double_leads_through_the_forms(table: Table) -> None:
+    """R21: a random start is refused; the table may say nobody holds a double."""
+    table.create("Ana", "Ben", first_lead="highest-double")
+    refused = table.start("random")
+    assert refused.status_code == 422
+    assert "highest double" in text(refused) and "Rule R21" in text(refused)
+    table.start(1)
+    refused = table.play("6-5")
+    assert refused.status_code == 422 and "6-5 is not a double" in text(refused)
+    table.undo()
+    table.start(1, no_double="1")
+    table.play("6-5")
+    assert table.state.hand.layout.count == 11
+
+
+def test_a_later_spinners_end_is_chosen_by_its_name(table: Table) -> None:
+    """R17: the picker's choice posts '6-6 up', and the log says it."""
+    table.create("Ana", "Ben", preset="five-up")
+    table.start(0)
+    for tile, end in [("6-4", None), ("4-4", None), ("4-2", None), ("4-1", "up")]:
+        table.play(tile, end)
+    for tile in ("6-6", "6-3"):
+        table.play(tile)
+    # 6-5 fits only the 6-6's up and down, both empty: mirror images, so it is not asked.
+    assert "choose" not in table.play("6-5").location
+    page = table.page()
+    assert "Ana played 6-5 on the 6-6 up end: 3 + 2 + 1 + 5 = 11" in text(page)
+    table.undo()
+    table.play("6-5", "6-6 down")  # named, the other end is taken as said
+    assert "Ana played 6-5 on the 6-6 down end" in text(table.page())
+
+
+def test_the_settle_form_says_how_this_table_rounds(table: Table) -> None:
+    """R22: the hint and learning mode's reasons follow the rounding."""
+    table.create("Ana", "Ben", rounding="up")
+    table.start(0)
+    table.play("6-6")
+    table.draw(10)
+    table.pass_turn()
+    table.pass_turn()
+    assert "any remainder rounded up to a five and taken off their score" in text(table.page())
+
+
+def test_rescore_names_the_play_the_other_rules_refuse(table: Table) -> None:
+    """Example H under five-up rescored as seed: the 6-5 on 6-6 up is refused (R9)."""
+    table.create("Ana", "Ben", preset="five-up")
+    table.start(0)
+    for tile, end in [("6-4", None), ("4-4", None), ("4-2", None), ("4-1", "up")]:
+        table.play(tile, end)
+    for tile, end in [("6-6", None), ("6-3", None), ("6-5", "6-6 up")]:
+        table.play(tile, end)
+    page = table.client.get(f"{table.url}/rescore?preset=seed")
+    assert page.status_code == 200
+    shown = text(page)
+    assert "As played Five Up; to 61" in shown
+    assert "Under these rules Ana’s play of 6-5 on the 6-6 up end in hand 1, move 7" in shown
+    assert "only the first double played, 4-4, spins (R9)" in shown
+
+
+def test_the_practice_board_plays_a_presets_rules(client) -> None:
+    """R17: the practice board under Muggins refuses up; under Five Up a later spinner opens."""
+    muggins = "/practice?rules=muggins&p=4-4,4-1:right,4-6:left"
+    refused = client.get(muggins + "&add=4-3:up")
+    assert refused.status_code == 422
+    assert "with no spinner (Muggins)" in text(refused) and "Rule R17" in text(refused)
+    assert 'name="rules" value="muggins"' in client.get(muggins).text
+    board = "6-4,4-4:right,4-2:right,4-1:up,6-6:left,6-3:left"
+    added = client.get(f"/practice?rules=five-up&p={board}&add=6-5:6-6 up")
+    assert added.status_code == 303 and "rules=five-up" in added.location
+    page = client.get(added.location)
+    assert "3 + 2 + 1 + 5 = 11" in text(page)
+    assert client.get("/practice?rules=sniff").status_code == 200  # unknown: the standard rules

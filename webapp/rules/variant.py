@@ -1,0 +1,130 @@
+"""The rules a game is played by, as one object whose hooks decide what differs (R17–R25).
+
+Modelled on python-chess's ``chess/variant.py``, where a board class of each variant overrides
+the few hooks that differ (``is_variant_end``, ``generate_legal_moves`` …) and the base class
+is standard chess. Here the house rules combine freely, so instead of a class per combination
+there is one :class:`Variant` per game, made from its :class:`~.options.Options` when the game
+starts; the layout, the hand and the game ask it, and never test an option themselves. Its
+defaults are RULES.md R1–R16 (the ``seed`` preset).
+
+>>> SEED.makes_spinner(Tile(4, 4), spinners=0), SEED.makes_spinner(Tile(6, 6), spinners=1)
+(True, False)
+>>> FIVE_UP = Variant(spinner="every-double", points="fives")
+>>> FIVE_UP.makes_spinner(Tile(6, 6), spinners=1), FIVE_UP.points_for(15)
+(True, 3)
+>>> Variant(doubles="one-half").double_value(Tile(5, 5))
+5
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Final
+
+from .settlement import round_to_five, subtract_own, winner_takes
+from .tiles import Tile
+
+
+@dataclass(frozen=True, slots=True)
+class Variant:
+    """What a game's house rules decide; each field is the option of RULES.md of that name."""
+
+    spinner: str = "first-double"
+    doubles: str = "both-halves"
+    draw: str = "when-stuck"
+    reserve: int = 0  # R20: tiles of the boneyard never drawn, for this number of players
+    first_lead: str = "by-lot"
+    settlement: str = "subtract-own"
+    rounding: str = "nearest"
+    rounding_of: str = "total"
+    blocked: str = "fewest-takes"
+    floor: str = "none"
+    finish: str = "immediate"
+    points: str = "pips"
+
+    # --- the layout (R8–R11, R17, R18) --------------------------------------------------------
+
+    @property
+    def has_spinners(self) -> bool:
+        """R17: whether any double ever opens up and down."""
+        return self.spinner != "none"
+
+    def makes_spinner(self, tile: Tile, spinners: int) -> bool:
+        """R9, R17: whether ``tile``, played when ``spinners`` spinners are down, is one."""
+        if not tile.is_double or self.spinner == "none":
+            return False
+        return self.spinner == "every-double" or spinners == 0
+
+    def double_value(self, tile: Tile) -> int:
+        """R8, R18: what a double counts where it counts as a double (an end, a lone lead,
+        an open spinner)."""
+        return tile.a if self.doubles == "one-half" else tile.pips
+
+    def points_for(self, count: int) -> int:
+        """R11, R25: a positive multiple of five scores, in pips or in fives; else nothing.
+
+        >>> [SEED.points_for(n) for n in (0, 5, 7, 25, 35)]
+        [0, 5, 0, 25, 35]
+        """
+        if count <= 0 or count % 5:
+            return 0
+        return count // 5 if self.points == "fives" else count
+
+    # --- drawing and leading (R6, R7, R19–R21) ------------------------------------------------
+
+    @property
+    def draws_any_time(self) -> bool:
+        """R19: the player to move may draw even when a tile fits (a draw proves nothing)."""
+        return self.draw == "any-time"
+
+    def drawable(self, boneyard: int) -> int:
+        """R20: how many of the ``boneyard``'s face-down tiles may still be drawn."""
+        return max(0, boneyard - self.reserve)
+
+    @property
+    def leads_highest_double(self) -> bool:
+        """R21: in the first hand and after a block, the highest double leads."""
+        return self.first_lead == "highest-double"
+
+    # --- settling (R13, R13p, R22–R25) --------------------------------------------------------
+
+    def rounded(self, pips: int) -> int:
+        """R13, R22: a hand's pips as a settlement counts them, in pips."""
+        return round_to_five(pips, self.rounding)
+
+    def settle(
+        self, pips: Mapping[int, int], sides: Sequence[int], went_out: int | None
+    ) -> tuple[int, ...]:
+        """R13, R13p, R22, R23, R25: what the settlement adds to (or takes from) each side."""
+        if self.settlement == "subtract-own":
+            deltas = subtract_own(pips, sides, self.rounding)
+        else:
+            deltas = winner_takes(
+                pips, sides, went_out, self.rounding, self.rounding_of, self.blocked
+            )
+        return tuple(self.in_points(delta) for delta in deltas)
+
+    def in_points(self, pips: int) -> int:
+        """R25: an amount of pips (a multiple of five in fives) on this game's scale."""
+        return pips // 5 if self.points == "fives" else pips
+
+    def after(self, score: int, delta: int, target: int) -> int:
+        """R24, R25: the score a change of ``delta`` leaves: a floor at zero stops a loss
+        there; an exact finish refuses points that would pass the target."""
+        if delta < 0 and self.floor == "zero":
+            return max(score + delta, min(score, 0))
+        if delta > 0 and self.passes_target(score, delta, target):
+            return score
+        return score + delta
+
+    def passes_target(self, score: int, points: int, target: int) -> bool:
+        """R25: under an exact finish, points that would take a score past the target."""
+        return self.finish == "exact" and points > 0 and score + points > target
+
+    def wins(self, score: int, target: int) -> bool:
+        """R15, R25: whether a score has reached the target (exactly, under an exact finish)."""
+        return score == target if self.finish == "exact" else score >= target
+
+
+SEED: Final = Variant()
