@@ -317,7 +317,7 @@ def start(game_id: str) -> ResponseReturnValue:
         refusal = IllegalAction("bad_seat", f"{leader[:20]!r} is not a seat at this table")
         return _refused(game_id, refusal)
     # R21: the table may say nobody holds a double, so the leader it names leads any tile.
-    return _act(game_id, StartHand(seat, no_double=request.form.get("no_double") == "1"))
+    return _act(game_id, StartHand(seat, no_double=request.values.get("no_double") == "1"))
 
 
 @bp.post("/g/<game_id>/settle")

@@ -191,6 +191,7 @@ class Start:
     first: bool
     number: int
     players: tuple[str, ...]
+    by_double: bool = False  # R21: the holder of the highest double leads it
 
 
 @dataclass(frozen=True, slots=True)
@@ -288,6 +289,7 @@ class Screen:
     coaching: bool
     turned: bool
     title: str = field(default="")
+    rules: str = ""  # the rules in force, as the table chose them ("Muggins, rounding up")
 
 
 # --- building a screen -------------------------------------------------------------------------
@@ -358,6 +360,7 @@ def build(
         coaching=coaching,
         turned=turned,
         title=" · ".join(state.options.players),
+        rules=state.options.title,
     )
 
 
@@ -412,10 +415,13 @@ def board(state: GameState, turned: bool) -> Board:
             empty + ".",
             hint,
         )
+    boneyard = str(hand.boneyard)
+    if hand.drawable < hand.boneyard:  # R20: the last tiles are never drawn
+        boneyard += f" ({hand.drawable} to draw)"
     facts = (
         ("Hand", str(hand.number)),
         ("to", str(options.goal)),
-        ("Boneyard", str(hand.boneyard)),
+        ("Boneyard", boneyard),
     )
     layout = hand.layout
     if layout.lead is None:
@@ -488,6 +494,7 @@ def start(state: GameState) -> Start:
         first=state.hand_number == 0,
         number=state.hand_number + 1,
         players=state.options.players,
+        by_double=leader is None and state.options.variant.leads_highest_double,
     )
 
 

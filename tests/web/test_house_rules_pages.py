@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from tests.conftest import CSRF_TOKEN
+
 from .conftest import Table, text
 
 
@@ -77,3 +79,28 @@ def test_the_practice_board_plays_a_presets_rules(client) -> None:
     page = client.get(added.location)
     assert "3 + 2 + 1 + 5 = 11" in text(page)
     assert client.get("/practice?rules=sniff").status_code == 200  # unknown: the standard rules
+
+
+def test_the_game_screen_says_which_rules_are_in_force(table: Table) -> None:
+    table.create("Ana", "Ben", preset="muggins", rounding="up")
+    table.start(0)
+    assert "Muggins, rounding up" in text(table.page())
+
+
+def test_a_reserve_shows_the_tiles_left_and_those_that_may_be_drawn_R20(table: Table) -> None:
+    table.create("Ana", "Ben", reserve="by-players")  # two tiles are never drawn
+    table.start(0)
+    assert "Boneyard 10 (8 to draw)" in text(table.page())
+
+
+def test_the_highest_double_leads_or_the_table_says_nobody_holds_one_R21(table: Table) -> None:
+    table.create("Ana", "Ben", first_lead="highest-double")
+    page = text(table.page())
+    assert "Who holds the highest double?" in page and "Pick at random" not in page
+    response = table.client.post(
+        f"{table.url}/start?no_double=1",
+        data={"seq": table.seq, "csrf_token": CSRF_TOKEN, "leader": "1"},
+    )
+    assert response.status_code == 303
+    assert "Hand 1: Ben leads" in text(table.page())
+    assert table.state.hand is not None
