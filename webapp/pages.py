@@ -244,7 +244,7 @@ def _poll(revision: int, load: Callable[[], Snapshot], viewer: bool) -> Response
         if viewer:
             return redirect(url_for(".view", view_id=snapshot.view_id))
         return redirect(url_for(".game", game_id=snapshot.id))
-    return _show(snapshot, screen.change_notice(snapshot.state), viewer=viewer)
+    return _show(snapshot, screen.change_notice(snapshot.state, viewer), viewer=viewer)
 
 
 def _asked_choice(snapshot: Snapshot) -> screen.Choice | None:

@@ -94,11 +94,11 @@ def refusal_notice(refusal: RuleError) -> Notice:
     return Notice(tone="refused", text=text, rule=refusal.rule)
 
 
-def change_notice(state: GameState) -> Notice | None:
+def change_notice(state: GameState, viewer: bool) -> Notice | None:
     """What another phone just did, for a screen that follows it."""
     if not state.done:
         return None
-    return Notice(tone="ok", text=state.done, next=state.next_step())
+    return Notice(tone="ok", text=state.done, next=_next_step(state, viewer))
 
 
 # --- the regions -------------------------------------------------------------------------------

@@ -46,6 +46,18 @@ def test_the_view_link_shows_the_live_game_and_nothing_to_change(playing: Table)
     assert "csrf_token" not in html
 
 
+def test_the_view_link_says_what_the_table_is_doing_not_what_to_enter(table: Table) -> None:
+    table.create("Ana", "Ben", deal="5")
+    table.start(0)
+    table.play_out()
+    watched = text(table.client.get(f"/v/{view_id(table)}"))
+    assert "the table is counting what each player holds" in watched
+    assert "enter the pips" not in watched and "Settle hand" not in watched
+    assert "enter the pips" in text(table.page())  # the scorer is told what to do
+    news = table.client.get(f"/v/{view_id(table)}/poll?seq=0", headers=HX)
+    assert "counting" in text(news) and "enter the pips" not in text(news)
+
+
 def test_writing_through_the_view_link_is_refused_with_a_clear_page(playing: Table) -> None:
     for path in ("play", "undo", "settle"):
         response = playing.client.post(
