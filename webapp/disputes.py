@@ -12,7 +12,7 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, TypeVar
 
@@ -60,6 +60,17 @@ _lock = threading.Lock()
 
 
 @dataclass(frozen=True, slots=True)
+class Reader:
+    """Who reads a page, as its templates see it: the game's public id for that reader (the
+    watch id for an onlooker, never the edit id), the revision shown, and whether they only
+    watch."""
+
+    id: str
+    seq: int
+    viewer: bool
+
+
+@dataclass(frozen=True, slots=True)
 class Table:
     """A game as this page's reader reaches it: by the players' link or the watch link."""
 
@@ -75,9 +86,9 @@ class Table:
         return self.snapshot.state
 
     @property
-    def shown(self) -> Snapshot:
-        """The snapshot the templates see: a watcher's carries the watch id only."""
-        return replace(self.snapshot, id=self.snapshot.view_id) if self.viewer else self.snapshot
+    def shown(self) -> Reader:
+        """The game as the templates see it: a watcher's carries the watch id only."""
+        return Reader(self.key, self.snapshot.seq, self.viewer)
 
 
 def _table(key: str, viewer: bool) -> Table:
@@ -96,10 +107,9 @@ def _route(rule: str, endpoint: str) -> Callable[[View], View]:
     return register
 
 
-def dispute_url(name: str, snap: Snapshot, _external: bool = False, **args: Any) -> str:
-    """The URL of a disputes page for the game screen's ``snap`` (edit or watch link)."""
-    viewer = snap.id == snap.view_id
-    endpoint = f"disputes.{name}_view" if viewer else f"disputes.{name}"
+def dispute_url(name: str, snap: Reader, _external: bool = False, **args: Any) -> str:
+    """The URL of a disputes page for ``snap``'s reader (on the edit or the watch link)."""
+    endpoint = f"disputes.{name}_view" if snap.viewer else f"disputes.{name}"
     if _external:
         return public_url(endpoint, key=snap.id, **args)
     return _path(request.script_root, endpoint, snap.id, tuple(args.items()))
@@ -219,7 +229,7 @@ def disputes_of(snap: Snapshot) -> dict[str, Any]:
     return notes
 
 
-def older_hands(shown: Snapshot, real: Snapshot, log: list[dict[str, Any]]) -> Markup:
+def older_hands(shown: Reader, real: Snapshot, log: list[dict[str, Any]]) -> Markup:
     """The game log's settled hands before the last two: their headings, results and audits,
     which change only with the settlements in effect, so drawn once per settlement."""
     older = [hand for hand in log if not hand["entries"] and hand["number"]]
