@@ -210,22 +210,21 @@ def disputes_of(snap: Snapshot) -> dict[str, Any]:
     state = snap.state
     if not state.results:
         return {"audits": {}, "last": None}
-    real = snap
-    actions, prefix = _log_of(real)
+    actions, prefix = _log_of(snap)
     if len(actions) > snap.seq:  # a page of an earlier revision
         actions = actions[: snap.seq]
         prefix = settled_prefix(actions)
     # The audits change only with the settlements in effect: worked out once per settlement.
-    notes = _cached(("settled", real.id, prefix))
+    notes = _cached(("settled", snap.id, prefix))
     if not isinstance(notes, dict):
-        history = _folded(real, prefix, actions)
+        history = _folded(snap, prefix, actions)
         audits = {}
         for played in history.hands:
             checked = hand_audit(played, state.options)
             if checked is not None:
                 audits[played.number] = _audit_view(checked, state.options)
         notes = {"audits": audits, "last": state.results[-1].number, "prefix": prefix}
-        _keep(("settled", real.id, prefix), notes)
+        _keep(("settled", snap.id, prefix), notes)
     return notes
 
 
