@@ -7,28 +7,17 @@ taps it took against the fewest its entries need.
 
 from __future__ import annotations
 
-import json
 import re
-import urllib.request
 from typing import Any
 
 import pytest
 from playwright.sync_api import Locator, Page, expect
 
+from tests.web.screens import api
 from webapp.rules import DOUBLE_SIX
 
 SCREENS = {"390x844": {"width": 390, "height": 844}, "360x740": {"width": 360, "height": 740}}
 NAMES = ["Alejandro", "Benedicta", "Cy"]
-
-
-def api(base: str, path: str, body: dict[str, Any] | None = None) -> dict[str, Any]:
-    data = json.dumps(body).encode() if body is not None else None
-    request = urllib.request.Request(
-        base + path, data=data, headers={"Content-Type": "application/json"}
-    )
-    with urllib.request.urlopen(request) as response:
-        found: dict[str, Any] = json.loads(response.read())
-        return found
 
 
 def on_screen(page: Page, locator: Locator, what: str) -> None:
