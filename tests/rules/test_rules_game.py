@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 from rules_table import (
     EXAMPLE_C_BONEYARD,
@@ -136,7 +138,9 @@ def tied_at_55(finish: str) -> GameState:
     """Three players, winner-takes, target 50: a blocked hand leaves Ana and Ben on 55 each."""
     options = Options.make(NAMES[:3], preset="pagat", target=50, finish=finish)
     # Ana leads 5-0 (5), Ben plays 0-0 (5 + 0 = 5), Cy draws the boneyard; all pass.
-    moves = [Play(T("5-0")), Play(T("0-0"), Arm.RIGHT), Draw(7), Pass(), Pass(), Pass()]
+    ok = True  # the record soon proves someone held a tile that fitted: the table confirms (R7a)
+    moves = [Play(T("5-0")), Play(T("0-0"), Arm.RIGHT), Draw(7, confirm=ok)]
+    moves += [Pass(confirm=ok), Pass(confirm=ok), Pass(confirm=ok)]
     state = GameState.replay(options, [StartHand(0), *moves])
     assert (state.scores, state.hand.end) == ((5, 5, 0), HandEnd.BLOCKED)
     state, outcome = state.apply(hands_with(state, {0: 30, 1: 30}))
@@ -168,7 +172,8 @@ def test_r16_end_of_hand_a_tie_at_the_top_plays_another_hand():
     # The next hand decides: Ana leads 3-2 for 5 more, and the hand is blocked at once.
     state = state.apply(StartHand(0))[0].apply(Play(T("3-2")))[0]
     assert state.status is Status.PLAYING
-    state = state.apply(Draw(7))[0].apply(Pass())[0].apply(Pass())[0].apply(Pass())[0]
+    for entry in (Draw(7), Pass(), Pass(), Pass()):  # confirmed by the table (R7a)
+        state = state.apply(replace(entry, confirm=True))[0]
     state = state.apply(hands_with(state, {0: 20, 2: 30}))[0]
     assert (state.status, state.winner) == (Status.GAME_OVER, 0)
     assert state.scores[0] > max(state.scores[1:])

@@ -64,8 +64,12 @@ SCENARIOS: dict[str, Callable[[], tuple[Options, list[Action]]]] = {
     # Worked example C: Ana went out; Ben holds 6-5 and 1-1, Cy 3-4; 6 tiles in the boneyard.
     "example C over": lambda: _table_scenario(example_c(Table.of("Ana", "Ben", "Cy"))),
     "example C settled": lambda: _table_scenario(_settled(example_c(Table.of("Ana", "Ben", "Cy")))),
-    # Ana led 3-2, Ben drew the whole boneyard, and both passed: blocked, boneyard empty.
-    "blocked": lambda: (TWO, [StartHand(0), Play(T("3-2")), Draw(10), Pass(), Pass()]),
+    # Ana led 3-2, Ben drew the whole boneyard, and both passed: blocked, boneyard empty. Ben
+    # cannot have drawn 9 tiles without a 3 or a 2: the table confirmed it (R7a).
+    "blocked": lambda: (
+        TWO,
+        [StartHand(0), Play(T("3-2")), Draw(10, confirm=True), Pass(), Pass()],
+    ),
     # Target 5, immediate finish: Ana's lead of 3-2 scores 5 and wins at once (R16).
     "game over": lambda: (
         Options.make(["Ana", "Ben"], target=5),
