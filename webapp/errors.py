@@ -19,7 +19,10 @@ def register(app: Flask) -> None:
     @app.errorhandler(RuleError)
     def refused(error: RuleError) -> ResponseReturnValue:
         if _wants_json():
-            return jsonify({"error": error.as_dict()}), 422
+            # R7a: a refusal the table may overrule says so; send the action again with
+            # "confirm": true to record it anyway.
+            body = {**error.as_dict(), "confirmable": error.confirmable}
+            return jsonify({"error": body}), 422
         return render_template(
             "error.html", title="Not allowed", message=error.message, rule=error.rule
         ), 422
