@@ -273,16 +273,21 @@ def _chosen_play() -> Play | None:
 def draw(game_id: str) -> ResponseReturnValue:
     count = whole_number(request.form.get("count", "1"), 2)
     action: Action | RuleError = (
-        Draw(count)
+        Draw(count, confirm=_confirmed())
         if count
         else IllegalAction("bad_draw", "draw a whole number of tiles, 1 or more", "R6")
     )
-    return _act(game_id, action)
+    return _act(game_id, action, again={"count": str(count)})
 
 
 @bp.post("/g/<game_id>/pass")
 def pass_turn(game_id: str) -> ResponseReturnValue:
-    return _act(game_id, Pass())
+    return _act(game_id, Pass(confirm=_confirmed()), again={})
+
+
+def _confirmed() -> bool:
+    """R7a: the table insists on a draw or pass the record disproves ("Record it anyway")."""
+    return request.form.get("confirm") == "1"
 
 
 @bp.post("/g/<game_id>/undo")
@@ -333,13 +338,19 @@ def _seq() -> int | None:
     return request.form.get("seq", type=int)
 
 
-def _act(game_id: str, action: Action | RuleError) -> ResponseReturnValue:
+def _act(
+    game_id: str, action: Action | RuleError, again: dict[str, str] | None = None
+) -> ResponseReturnValue:
+    """Apply ``action``; a refusal the table may overrule (R7a) offers to send the same form
+    (``again``) with ``confirm=1``."""
     snapshot = store().get(game_id)
     if isinstance(action, RuleError):
         return _refused(snapshot, action)
     try:
         return _apply(snapshot.id, _seq(), action)
     except RuleError as refusal:
+        if refusal.confirmable and again is not None:
+            return _refused(snapshot, refusal, confirm={"url": request.path, "fields": again})
         return _refused(snapshot, refusal)
 
 
@@ -364,11 +375,14 @@ def _stale(stale: StaleRevision) -> ResponseReturnValue:
 
 
 def _refused(
-    snapshot: Snapshot, refusal: RuleError, settle: dict[str, Any] | None = None
+    snapshot: Snapshot,
+    refusal: RuleError,
+    settle: dict[str, Any] | None = None,
+    confirm: dict[str, Any] | None = None,
 ) -> ResponseReturnValue:
     current = store().get(snapshot.id)
     text = refusal.message[:1].upper() + refusal.message[1:]
-    notice = {"tone": "refused", "text": text, "rule": refusal.rule}
+    notice = {"tone": "refused", "text": text, "rule": refusal.rule, "confirm": confirm}
     return _render(current, notice, status=422, settle=settle)
 
 
