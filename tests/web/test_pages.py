@@ -257,7 +257,9 @@ def test_a_pass_the_record_disproves_is_refused_with_record_it_anyway(
     assert page.status_code == 422
     assert table.seq == before
     shown = text(page)
-    assert "Ana must hold a tile that fits, so cannot pass: 6-5, 6-4, 6-3, 6-2, 6-1 and 6-0" in shown
+    assert "Ana must hold a tile that fits, so cannot pass: 6-5, 6-4, 6-3, 6-2, 6-1 and 6-0" in (
+        shown
+    )
     assert "Ben drew 10 tiles at move 2 and passed at move 3" in shown
     form = re.search(r'<form class="confirm-form"(.*?)</form>', page.text, re.S)
     assert form is not None, "the refusal offers to record the pass anyway"
