@@ -9,7 +9,14 @@
 """
 
 from .actions import Action, Draw, EndHand, Pass, Play, StartHand, Undo, from_dict, to_dict
-from .errors import BadOptions, IllegalAction, ImpossibleReport, NotationError, RuleError
+from .errors import (
+    BadOptions,
+    IllegalAction,
+    ImpossibleReport,
+    NotationError,
+    RecordContradiction,
+    RuleError,
+)
 from .game import GameState, HandResult, Outcome, Status
 from .hand import Hand, HandEnd, Move
 from .layout import Arm, EndValue, Layout, Placement, points_for
@@ -44,6 +51,7 @@ __all__ = [
     "Pass",
     "Placement",
     "Play",
+    "RecordContradiction",
     "Report",
     "RuleError",
     "Settlement",
