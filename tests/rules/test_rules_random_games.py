@@ -9,6 +9,9 @@ hand. It also undoes now and then and throws arbitrary actions at the engine. Af
 - the layout and its count match the test's own model of RULES.md R8–R11 (``Line`` below);
 - points come only from a count that is a positive multiple of five, and the scores add up;
 - a refused action changes nothing, and an accepted one is undone exactly;
+- R7a never refuses the table's legal draws and passes, and whatever draw or pass it does
+  refuse is one the real hands prove illegal (a confirmed one is then recorded); R14 accepts
+  the true reports;
 - replaying the actions in effect from ``GameState.new`` rebuilds the state (checked when a
   game ends and at the end of every run: replaying after every step would be quadratic).
 """
@@ -39,6 +42,7 @@ from webapp.rules import (
     Options,
     Pass,
     Play,
+    RecordContradiction,
     Report,
     RuleError,
     StartHand,
@@ -234,13 +238,14 @@ class RandomGames(RuleBasedStateMachine):
             self.record(after)
         elif self.state.can_draw:
             # R6: draw until a tile fits or the boneyard is empty, one by one or all at once.
+            # The draw is legal, so R7a may not refuse it whatever the record says.
             fits = [any(tile.has(pip) for pip in ends.values()) for tile in self.table.boneyard]
             needed = fits.index(True) + 1 if any(fits) else len(fits)
             self.table.draw(needed if data.draw(st.booleans(), label="draw at once") else 1)
             self.record(line)
         else:
             assert self.state.can_pass
-            self.table.pass_turn()
+            self.table.pass_turn()  # legal, so never refused by R7a
             self.record(line)
 
     def settle(self, data: st.DataObject) -> None:
@@ -252,7 +257,8 @@ class RandomGames(RuleBasedStateMachine):
             elif data.draw(st.booleans(), label="report empty hand"):
                 reports[seat] = data.draw(st.sampled_from([0, []]), label="nothing held")
         before = self.state.scores
-        outcome = self.table.apply(EndHand.of(reports))  # true reports are never refused (R14)
+        # True reports, as tiles or as pips, are possible all together: R14 never refuses them.
+        outcome = self.table.apply(EndHand.of(reports))
         result = outcome.result
         assert result.pips == tuple(sum(t.pips for t in tiles) for tiles in self.table.hands)
         assert self.state.scores == tuple(
@@ -276,8 +282,22 @@ class RandomGames(RuleBasedStateMachine):
         except RuleError as refused:
             assert refused.message and refused.code
             assert repr(state) == seen
+            if refused.rule == "R7a":
+                self.really_illegal(action, refused)
         else:
             assert after.apply(Undo())[0] == state
+
+    def really_illegal(self, action: Draw | Pass, refused: RuleError) -> None:
+        """R7a refuses only what the real hands prove wrong: the player holds a tile that fits,
+        or a draw of several would meet one before its last tile (the real boneyard's order)."""
+        assert isinstance(refused, RecordContradiction) and refused.confirmable
+        layout = self.state.hand.layout
+        held = self.table.hands[self.table.turn]
+        drawn = self.table.boneyard[: action.count - 1] if isinstance(action, Draw) else []
+        assert any(layout.fits(tile) for tile in [*held, *drawn]), refused.message
+        confirmed = replace(action, confirm=True)
+        after, _ = self.state.apply(confirmed)  # the table may insist
+        assert after.apply(Undo())[0] == self.state
 
     # --- after every step --------------------------------------------------------------------
 
