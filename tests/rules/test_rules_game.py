@@ -149,6 +149,23 @@ def tied_at_55(finish: str) -> GameState:
     return state
 
 
+@pytest.mark.parametrize("finish", ["immediate", "end-of-hand"])
+def test_r16_several_reach_the_target_at_once_and_the_highest_wins(finish):
+    # Three players, winner-takes, target 50. Ana leads 5-0 for 5; Ben plays 0-1 (6: nothing);
+    # Cy draws the boneyard; all pass. Ana and Ben tie for fewest pips and each score half of
+    # Cy's 103, rounded: 50 (R13p). Both reach 50 at the same moment; Ana, at 55, wins.
+    options = Options.make(NAMES[:3], preset="pagat", target=50, finish=finish)
+    ok = True  # the record soon proves someone held a tile that fitted: the table confirms (R7a)
+    moves = [Play(T("5-0")), Play(T("0-1"), Arm.RIGHT), Draw(7, confirm=ok)]
+    moves += [Pass(confirm=ok), Pass(confirm=ok), Pass(confirm=ok)]
+    state = GameState.replay(options, [StartHand(0), *moves])
+    assert state.scores == (5, 0, 0)
+    state, outcome = state.apply(hands_with(state, {0: 30, 1: 30}))
+    assert outcome.result.settled == (50, 50, 0)
+    assert (state.scores, state.status, state.winner) == ((55, 50, 0), Status.GAME_OVER, 0)
+    assert outcome.next == "Game over: Ana won"
+
+
 def test_r16_immediate_after_a_tie_at_the_top_the_next_score_decides():
     state = tied_at_55("immediate")
     assert (state.status, state.winner) == (Status.AWAITING_START, None)
