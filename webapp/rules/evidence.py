@@ -33,8 +33,7 @@ them (R7a)
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Sequence
 from typing import NamedTuple
 
 from .errors import RecordContradiction
@@ -157,13 +156,13 @@ class _Moment(NamedTuple):
     fitting: int  # bits of the tiles off the table that fitted then
 
 
-@dataclass(frozen=True, slots=True)
-class _Record:
+class _Record(NamedTuple):
     """A hand's entries so far as places and moments, and where each tile may have come from.
 
-    Built one entry at a time (:meth:`then`). Only tiles some entry constrains are items of
-    ``allowed``: a tile never played and never fitting at a draw or pass may be anywhere, so
-    such tiles fill whatever room the others leave.
+    Built one entry at a time (:meth:`then`). A tile not yet played may have come from any
+    place but those some entry ``closed`` to it; a tile played, from its player's places open
+    to it then (``played``, fixed when it is played). A tile never played and never fitting at
+    a draw or pass may be anywhere, so such tiles fill whatever room the others leave.
     """
 
     length: int  # how many of the hand's moves it covers
@@ -171,32 +170,36 @@ class _Record:
     moments: tuple[_Moment, ...]
     table: int  # bits of the tiles played
     mine: tuple[int, ...]  # per seat, bits of its places
-    allowed: Mapping[int, int]  # tile index -> bits of the places it may have come from
+    closed: tuple[int, ...]  # per tile of DOUBLE_SIX, bits of the places entries ruled out
+    played: tuple[int, ...]  # per tile: bits of the places it may have come from; 0 if unplayed
     draws_count: bool
+
+    # A NamedTuple rather than a frozen dataclass: one is made per entry, and checks are
+    # asked on every draw and pass.
 
     @classmethod
     def dealt(cls, dealt: Sequence[int], draws_count: bool) -> _Record:
         places = [_Place(None, -1, False, len(DOUBLE_SIX) - sum(dealt))]
         places += [_Place(seat, -1, False, size) for seat, size in enumerate(dealt)]
         mine = tuple(1 << seat + 1 for seat in range(len(dealt)))
-        return cls(0, tuple(places), (), 0, mine, {}, draws_count)
+        nothing = (0,) * len(DOUBLE_SIX)
+        return cls(0, tuple(places), (), 0, mine, nothing, nothing, draws_count)
 
     def then(self, move: Move) -> _Record:
         """The record with one more entry."""
-        index, seat = self.length, move.seat
-        places, mine, allowed = self.places, self.mine, dict(self.allowed)
+        index, seat, places, mine = self.length, move.seat, self.places, self.mine
         if move.kind == "play":
             bit = _INDEX[move.tile]  # type: ignore[index]
-            # It came from one of the player's places (before now): among those still open
-            # to it if an entry constrained it, else any.
-            allowed[bit] = allowed.get(bit, (1 << len(places)) - 1) & mine[seat]
+            played = list(self.played)
+            played[bit] = mine[seat] & ~self.closed[bit]  # the player's, still open to it
             return _Record(
                 index + 1,
                 places,
                 self.moments,
                 self.table | 1 << bit,
                 mine,
-                allowed,
+                self.closed,
+                tuple(played),
                 self.draws_count,
             )
         fitting = 0
@@ -204,35 +207,41 @@ class _Record:
             for pip in move.before.open_ends.values():
                 fitting |= _WITH_PIP[pip]
             fitting &= ~self.table
-        unplayed = ~self.table
-        everywhere = (1 << len(places)) - 1
-        for bit in _bits(fitting):
-            allowed.setdefault(bit, everywhere)
-        held = mine[seat]
+        shut = mine[seat]  # the player held none of the tiles that fitted (R6, R7)
         if move.kind == "draw":
             face_down = places[0]
             places = (face_down._replace(size=face_down.size - move.drawn), *places[1:])
             new = 0
             if move.drawn > 1:  # none of them fitted, but the last one may have (R6)
-                early = 1 << len(places)
+                new = 1 << len(places)
+                shut |= new
                 places += (_Place(seat, index, False, move.drawn - 1),)
-                for bit, mask in allowed.items():
-                    if unplayed >> bit & 1 and not fitting >> bit & 1:
-                        allowed[bit] = mask | early
-                new |= early
-            last = 1 << len(places)
+            new |= 1 << len(places)
             places += (_Place(seat, index, True, 1),)
-            for bit, mask in allowed.items():
-                if unplayed >> bit & 1:
-                    allowed[bit] = mask | last
-            new |= last
             mine = tuple(bits | new if s == seat else bits for s, bits in enumerate(mine))
-        for bit in _bits(fitting):
-            allowed[bit] &= ~held  # the player held none of them (R6, R7)
+        closed = self.closed
         moments = self.moments
         if fitting:
+            changed = list(closed)
+            for bit in _bits(fitting):
+                changed[bit] |= shut
+            closed = tuple(changed)
             moments += (_Moment(index, seat, fitting),)
-        return _Record(index + 1, places, moments, self.table, mine, allowed, self.draws_count)
+        return _Record(
+            index + 1, places, moments, self.table, mine, closed, self.played, self.draws_count
+        )
+
+    @property
+    def allowed(self) -> dict[int, int]:
+        """Tile index -> bits of the places it may have come from, for the tiles constrained."""
+        everywhere = (1 << len(self.places)) - 1
+        found = {}
+        for tile in range(len(DOUBLE_SIX)):
+            if self.table >> tile & 1:
+                found[tile] = self.played[tile]
+            elif self.closed[tile]:
+                found[tile] = everywhere & ~self.closed[tile]
+        return found
 
     def contradiction(self) -> tuple[tuple[int, ...], int] | None:
         """Tiles (indexes into DOUBLE_SIX) with fewer places than they are, and those places."""
@@ -262,35 +271,6 @@ class _Record:
         return tuple(sorted(items)), places
 
 
-# Records of recent hands, by the last move they cover: a record grows by one entry per draw
-# or pass, so a check costs one entry, not the whole hand. Records are immutable; the move is
-# kept with its record so that its id is not reused while the entry stands.
-_RECENT: dict[tuple[int, bool], tuple[tuple[Move, ...], _Record]] = {}
-_RECENT_SIZE = 4096
-
-
-def _record(moves: tuple[Move, ...], held: Sequence[int], draws_count: bool) -> _Record:
-    """The record of ``moves``, from the longest prefix already worked out."""
-    start, record = 0, None
-    for end in range(len(moves), 0, -1):
-        cached = _RECENT.get((id(moves[end - 1]), draws_count))
-        if cached is not None and cached[0] == moves[:end]:
-            start, record = end, cached[1]
-            break
-    if record is None:
-        dealt = list(held)
-        for move in moves:
-            dealt[move.seat] += 1 if move.kind == "play" else -move.drawn
-        record = _Record.dealt(dealt, draws_count)
-    for move in moves[start:]:
-        record = record.then(move)
-    if start < len(moves):
-        if len(_RECENT) >= _RECENT_SIZE:
-            del _RECENT[next(iter(_RECENT))]
-        _RECENT[id(moves[-1]), draws_count] = (moves, record)
-    return record
-
-
 def _greedy(allowed: list[int], room: list[int]) -> bool:
     """A quick try at placing every item, the most constrained first: usually enough, and
     never wrong when it succeeds (``unplaced`` decides when it does not)."""
@@ -314,6 +294,36 @@ def _bits(mask: int) -> list[int]:
         found.append(low.bit_length() - 1)
         mask ^= low
     return found
+
+
+# Records of recent hands, by the last move they cover: a record grows by one entry per draw
+# or pass, so a check costs the entries since the last one, not the whole hand. A move is made
+# once, by one hand, so it stands for every move before it; it is kept with its record so that
+# its id is not reused while the entry stands. Small: only the hands being played need one.
+_RECENT: dict[tuple[int, bool], tuple[Move, _Record]] = {}
+_RECENT_SIZE = 64
+
+
+def _record(moves: tuple[Move, ...], held: Sequence[int], draws_count: bool) -> _Record:
+    """The record of ``moves``, from the longest prefix already worked out."""
+    start, record = 0, None
+    for end in range(len(moves), 0, -1):
+        cached = _RECENT.get((id(moves[end - 1]), draws_count))
+        if cached is not None and cached[0] is moves[end - 1] and cached[1].length == end:
+            start, record = end, cached[1]
+            break
+    if record is None:
+        dealt = list(held)
+        for move in moves:
+            dealt[move.seat] += 1 if move.kind == "play" else -move.drawn
+        record = _Record.dealt(dealt, draws_count)
+    for move in moves[start:]:
+        record = record.then(move)
+    if start < len(moves):
+        if len(_RECENT) >= _RECENT_SIZE:
+            del _RECENT[next(iter(_RECENT))]
+        _RECENT[id(moves[-1]), draws_count] = (moves[-1], record)
+    return record
 
 
 def consistent(hand: Hand, draws_count: bool = True) -> bool:
