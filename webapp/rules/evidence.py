@@ -33,6 +33,7 @@ them (R7a)
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Sequence
 from typing import NamedTuple
 
@@ -302,6 +303,7 @@ def _bits(mask: int) -> list[int]:
 # its id is not reused while the entry stands. Small: only the hands being played need one.
 _RECENT: dict[tuple[int, bool], tuple[Move, _Record]] = {}
 _RECENT_SIZE = 64
+_RECENT_LOCK = threading.Lock()
 
 
 def _record(moves: tuple[Move, ...], held: Sequence[int], draws_count: bool) -> _Record:
@@ -320,9 +322,10 @@ def _record(moves: tuple[Move, ...], held: Sequence[int], draws_count: bool) -> 
     for move in moves[start:]:
         record = record.then(move)
     if start < len(moves):
-        if len(_RECENT) >= _RECENT_SIZE:
-            del _RECENT[next(iter(_RECENT))]
-        _RECENT[id(moves[-1]), draws_count] = (moves[-1], record)
+        with _RECENT_LOCK:  # requests may be served by threads
+            if len(_RECENT) >= _RECENT_SIZE:
+                del _RECENT[next(iter(_RECENT))]
+            _RECENT[id(moves[-1]), draws_count] = (moves[-1], record)
     return record
 
 
