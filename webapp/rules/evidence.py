@@ -160,10 +160,16 @@ class _Moment(NamedTuple):
 class _Record(NamedTuple):
     """A hand's entries so far as places and moments, and where each tile may have come from.
 
-    Built one entry at a time (:meth:`then`). A tile not yet played may have come from any
+    Built entry by entry (:meth:`then`). A tile not yet played may have come from any
     place but those some entry ``closed`` to it; a tile played, from its player's places open
     to it then (``played``, fixed when it is played). A tile never played and never fitting at
     a draw or pass may be anywhere, so such tiles fill whatever room the others leave.
+
+    The quick answer: the tiles played, each in the first place open to it (``spare`` is the
+    room they leave), and every other tile that ever fitted face down. A tile played may have
+    come from a suffix of its player's places, up to the moment it is played, so placing each
+    in the first one with room, in the order they are played, places them all if anything
+    does. When that leaves room face down for the rest, the record can all be true.
     """
 
     length: int  # how many of the hand's moves it covers
@@ -174,6 +180,9 @@ class _Record(NamedTuple):
     closed: tuple[int, ...]  # per tile of DOUBLE_SIX, bits of the places entries ruled out
     played: tuple[int, ...]  # per tile: bits of the places it may have come from; 0 if unplayed
     draws_count: bool
+    fitted: int  # bits of the tiles that fitted at some draw or pass
+    spare: tuple[int, ...]  # per place, room left by the tiles played (placed first-fit)
+    placed: bool  # whether first-fit found every tile played a place
 
     # A NamedTuple rather than a frozen dataclass: one is made per entry, and checks are
     # asked on every draw and pass.
@@ -184,52 +193,65 @@ class _Record(NamedTuple):
         places += [_Place(seat, -1, False, size) for seat, size in enumerate(dealt)]
         mine = tuple(1 << seat + 1 for seat in range(len(dealt)))
         nothing = (0,) * len(DOUBLE_SIX)
-        return cls(0, tuple(places), (), 0, mine, nothing, nothing, draws_count)
+        spare = tuple(place.size for place in places)
+        return cls(0, tuple(places), (), 0, mine, nothing, nothing, draws_count, 0, spare, True)
 
-    def then(self, move: Move) -> _Record:
-        """The record with one more entry."""
-        index, seat, places, mine = self.length, move.seat, self.places, self.mine
-        if move.kind == "play":
-            bit = _INDEX[move.tile]  # type: ignore[index]
-            played = list(self.played)
-            played[bit] = mine[seat] & ~self.closed[bit]  # the player's, still open to it
-            return _Record(
-                index + 1,
-                places,
-                self.moments,
-                self.table | 1 << bit,
-                mine,
-                self.closed,
-                tuple(played),
-                self.draws_count,
-            )
-        fitting = 0
-        if move.kind == "pass" or self.draws_count:
-            for pip in move.before.open_ends.values():
-                fitting |= _WITH_PIP[pip]
-            fitting &= ~self.table
-        shut = mine[seat]  # the player held none of the tiles that fitted (R6, R7)
-        if move.kind == "draw":
-            face_down = places[0]
-            places = (face_down._replace(size=face_down.size - move.drawn), *places[1:])
-            new = 0
-            if move.drawn > 1:  # none of them fitted, but the last one may have (R6)
-                new = 1 << len(places)
-                shut |= new
-                places += (_Place(seat, index, False, move.drawn - 1),)
-            new |= 1 << len(places)
-            places += (_Place(seat, index, True, 1),)
-            mine = tuple(bits | new if s == seat else bits for s, bits in enumerate(mine))
-        closed = self.closed
-        moments = self.moments
-        if fitting:
-            changed = list(closed)
-            for bit in _bits(fitting):
-                changed[bit] |= shut
-            closed = tuple(changed)
-            moments += (_Moment(index, seat, fitting),)
+    def then(self, moves: Sequence[Move]) -> _Record:
+        """The record with more entries (worked on in place, then frozen once)."""
+        index, places, mine = self.length, list(self.places), list(self.mine)
+        table, closed, played = self.table, list(self.closed), list(self.played)
+        fitted, spare, placed, moments = self.fitted, list(self.spare), self.placed, self.moments
+        for move in moves:
+            seat = move.seat
+            if move.kind == "play":
+                bit = _INDEX[move.tile]  # type: ignore[index]
+                open_to = played[bit] = mine[seat] & ~closed[bit]  # the player's, still open
+                table |= 1 << bit
+                while placed:  # first fit: the earliest of its places with room
+                    low = open_to & -open_to
+                    if not low:
+                        placed = False
+                    elif spare[low.bit_length() - 1]:
+                        spare[low.bit_length() - 1] -= 1
+                        break
+                    open_to ^= low
+                index += 1
+                continue
+            fitting = 0
+            if move.kind == "pass" or self.draws_count:
+                for pip in move.before.open_ends.values():
+                    fitting |= _WITH_PIP[pip]
+                fitting &= ~table
+            shut = mine[seat]  # the player held none of the tiles that fitted (R6, R7)
+            if move.kind == "draw":
+                places[0] = places[0]._replace(size=places[0].size - move.drawn)
+                spare[0] -= move.drawn
+                if move.drawn > 1:  # none of them fitted, but the last one may have (R6)
+                    shut |= 1 << len(places)
+                    mine[seat] |= 1 << len(places)
+                    places.append(_Place(seat, index, False, move.drawn - 1))
+                    spare.append(move.drawn - 1)
+                mine[seat] |= 1 << len(places)
+                places.append(_Place(seat, index, True, 1))
+                spare.append(1)
+            if fitting:
+                for bit in _bits(fitting):
+                    closed[bit] |= shut
+                moments += (_Moment(index, seat, fitting),)
+                fitted |= fitting
+            index += 1
         return _Record(
-            index + 1, places, moments, self.table, mine, closed, self.played, self.draws_count
+            index,
+            tuple(places),
+            moments,
+            table,
+            tuple(mine),
+            tuple(closed),
+            tuple(played),
+            self.draws_count,
+            fitted,
+            tuple(spare),
+            placed,
         )
 
     @property
@@ -246,6 +268,8 @@ class _Record(NamedTuple):
 
     def contradiction(self) -> tuple[tuple[int, ...], int] | None:
         """Tiles (indexes into DOUBLE_SIX) with fewer places than they are, and those places."""
+        if self.placed and (self.fitted & ~self.table).bit_count() <= self.spare[0]:
+            return None  # the quick answer (see above)
         room = [place.size for place in self.places]
         forced: dict[int, list[int]] = {}  # a tile with one possible place takes it
         tiles, allowed = [], []
@@ -310,17 +334,19 @@ def _record(moves: tuple[Move, ...], held: Sequence[int], draws_count: bool) -> 
     """The record of ``moves``, from the longest prefix already worked out."""
     start, record = 0, None
     for end in range(len(moves), 0, -1):
-        cached = _RECENT.get((id(moves[end - 1]), draws_count))
-        if cached is not None and cached[0] is moves[end - 1] and cached[1].length == end:
+        move = moves[end - 1]
+        cached = _RECENT.get((id(move), draws_count))
+        if cached is not None and cached[0] is move and cached[1].length == end:
             start, record = end, cached[1]
             break
+        if move.kind != "play" and end < len(moves):
+            break  # every draw and pass was checked, so its record was kept (unless evicted)
     if record is None:
         dealt = list(held)
         for move in moves:
             dealt[move.seat] += 1 if move.kind == "play" else -move.drawn
         record = _Record.dealt(dealt, draws_count)
-    for move in moves[start:]:
-        record = record.then(move)
+    record = record.then(moves[start:])
     if start < len(moves):
         with _RECENT_LOCK:  # requests may be served by threads
             if len(_RECENT) >= _RECENT_SIZE:
