@@ -166,10 +166,11 @@ class _Record(NamedTuple):
     a draw or pass may be anywhere, so such tiles fill whatever room the others leave.
 
     The quick answer: the tiles played, each in the first place open to it (``spare`` is the
-    room they leave), and every other tile that ever fitted face down. A tile played may have
-    come from a suffix of its player's places, up to the moment it is played, so placing each
-    in the first one with room, in the order they are played, places them all if anything
-    does. When that leaves room face down for the rest, the record can all be true.
+    room they leave), then every other tile that ever fitted in the first place open to it
+    with room, face down first. A tile played may have come from a suffix of its player's
+    places, up to the moment it is played, so placing each in the first one with room, in the
+    order they are played, places them all if anything does. When the rest fit too, the record
+    can all be true; when they do not, the matching decides.
     """
 
     length: int  # how many of the hand's moves it covers
@@ -254,6 +255,23 @@ class _Record(NamedTuple):
             placed,
         )
 
+    def _fit_the_rest(self) -> bool:
+        """First fit for the tiles not played that ever fitted, face down first, in the room
+        the tiles played leave: when it succeeds, every tile has a place."""
+        spare = list(self.spare)
+        everywhere = (1 << len(spare)) - 1
+        for tile in _bits(self.fitted & ~self.table):
+            open_to = everywhere & ~self.closed[tile]
+            while open_to:
+                low = open_to & -open_to
+                if spare[low.bit_length() - 1]:
+                    spare[low.bit_length() - 1] -= 1
+                    break
+                open_to ^= low
+            else:
+                return False
+        return True
+
     @property
     def allowed(self) -> dict[int, int]:
         """Tile index -> bits of the places it may have come from, for the tiles constrained."""
@@ -268,7 +286,7 @@ class _Record(NamedTuple):
 
     def contradiction(self) -> tuple[tuple[int, ...], int] | None:
         """Tiles (indexes into DOUBLE_SIX) with fewer places than they are, and those places."""
-        if self.placed and (self.fitted & ~self.table).bit_count() <= self.spare[0]:
+        if self.placed and self._fit_the_rest():
             return None  # the quick answer (see above)
         room = [place.size for place in self.places]
         forced: dict[int, list[int]] = {}  # a tile with one possible place takes it
