@@ -21,7 +21,7 @@ from typing import Any, cast
 from sqlalchemy import Connection, Engine, Row, Table, insert, select, update
 
 from .models import Event, Game, utcnow
-from .rules import Action, BadOptions, GameState, Options, Outcome, from_dict, to_dict
+from .rules import Action, BadOptions, GameState, Options, Outcome, recorded, to_dict
 from .sqlpath import Cursor, Driver, GameRow
 
 CACHE_SIZE = 1024
@@ -219,7 +219,7 @@ class Store:
         stored = exported.get("actions", [])
         if not isinstance(stored, list) or len(stored) > MAX_IMPORTED_ACTIONS:
             raise BadOptions("import_actions", "actions must be a list of at most 10000 actions")
-        return self.create(options, [from_dict(action) for action in stored])
+        return self.create(options, [recorded(action) for action in stored])
 
     def apply(self, game_id: str, seq: int | None, action: Action) -> tuple[Snapshot, Outcome]:
         """Apply ``action`` if the game is still at revision ``seq``; exactly once, or not at all.
@@ -306,7 +306,7 @@ class Store:
         if cached is not None and cached[0] < game.seq:
             seq, state = cached
         for number, stored in cursor.tail(game.id, seq, game.seq):
-            state, _ = state.apply(from_dict(stored))
+            state, _ = state.apply(recorded(stored))
             seq = number  # the last event folded in is the state's revision
         self._remember(game.id, seq, state)
         return seq, state

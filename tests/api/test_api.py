@@ -223,6 +223,29 @@ def test_draw_pass_and_blocked_hand(client: FlaskClient) -> None:
     assert imported.json["hand"]["end"] == "blocked"
 
 
+def test_a_log_kept_before_r7a_imports_and_replays_as_it_was_played(client: FlaskClient) -> None:
+    """Entries in a game's log were accepted when entered: example E's passes, stored without
+    "confirm" (as before R7a), import and replay; a new entry is judged by R7a again."""
+    game = ApiTable(client, ["Ana", "Ben"])
+    exported = client.get(f"/api/games/{game.id}/export").json
+    actions = [
+        {"type": "start_hand", "leader": 0},
+        {"type": "play", "tile": "6-6"},
+        {"type": "draw", "count": 10},
+        {"type": "pass"},
+        {"type": "pass"},  # Ana's pass, which R7a now disproves
+    ]
+    imported = client.post("/api/games/import", json={**exported, "actions": actions})
+    assert imported.status_code == 201, imported.json
+    assert imported.json["hand"]["end"] == "blocked"
+    again = ApiTable(client, ["Ana", "Ben"])
+    again.act("start_hand", starter="Ana")
+    again.act("play", tile="6-6")
+    again.act("draw", count=10)
+    again.act("pass")
+    assert again.act("pass", expect=422)["error"]["confirmable"] is True
+
+
 def test_settle_by_names_with_pips_and_tiles(client: FlaskClient) -> None:
     """R13 through the API: reports by player name, as pips or tiles; R14 refusals."""
     game = ApiTable(client, ["Ana", "Ben"], rules={"deal": "5"})

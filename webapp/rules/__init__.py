@@ -8,7 +8,18 @@
 (10, '[5|5] 10 = 10')
 """
 
-from .actions import Action, Draw, EndHand, Pass, Play, StartHand, Undo, from_dict, to_dict
+from .actions import (
+    Action,
+    Draw,
+    EndHand,
+    Pass,
+    Play,
+    StartHand,
+    Undo,
+    from_dict,
+    recorded,
+    to_dict,
+)
 from .errors import (
     BadOptions,
     IllegalAction,
@@ -62,6 +73,7 @@ __all__ = [
     "check_reports",
     "from_dict",
     "points_for",
+    "recorded",
     "round_to_five",
     "to_dict",
     "whole_number",

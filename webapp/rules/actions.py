@@ -16,7 +16,7 @@ EndHand(reports=((1, Report(pips=13, tiles=None)), (2, Report(pips=7, tiles=(Til
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, TypeAlias
 
 from .errors import IllegalAction, ImpossibleReport
@@ -166,6 +166,16 @@ def from_dict(data: Mapping[str, Any]) -> Action:
         "bad_action",
         f"{kind!r} is not an action: use start_hand, play, draw, pass, end_hand or undo",
     )
+
+
+def recorded(data: Mapping[str, Any]) -> Action:
+    """An action read back from a game's log (:func:`from_dict`). It was accepted when it was
+    entered, so a draw or pass stands as the table's word (R7a): a log kept before R7a, or one
+    the table confirmed, replays exactly as it was played."""
+    action = from_dict(data)
+    if isinstance(action, Draw | Pass) and not action.confirm:
+        return replace(action, confirm=True)
+    return action
 
 
 def _key_number(key: str) -> int | str:
