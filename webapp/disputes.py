@@ -34,7 +34,7 @@ from .rules import (
     RuleError,
     Status,
     Tile,
-    from_dict,
+    recorded,
 )
 from .rules.audit import Audit, audit
 from .rules.correction import words
@@ -161,7 +161,7 @@ def _log_of(snapshot: Snapshot) -> tuple[tuple[Action, ...], int]:
     if len(actions) < snapshot.seq:
         start = len(actions)
         added = store().log_since(snapshot.id, start)
-        actions += tuple(from_dict(stored) for _, stored in added)
+        actions += tuple(recorded(stored) for _, stored in added)
         standing = tuple(standing_after(standing, actions, start))
         _keep(key, (actions, standing))
     return actions, prefix_of(actions, standing)

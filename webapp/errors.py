@@ -48,7 +48,10 @@ def register(app: Flask) -> None:
     @app.errorhandler(RuleError)
     def refused(error: RuleError) -> ResponseReturnValue:
         if _wants_json():
-            return jsonify({"error": error.as_dict()}), 422
+            # R7a: a refusal the table may overrule says so; send the action again with
+            # "confirm": true to record it anyway.
+            body = {**error.as_dict(), "confirmable": error.confirmable}
+            return jsonify({"error": body}), 422
         return _page("Not allowed", error.message, 422, error.rule)
 
     @app.errorhandler(StaleRevision)

@@ -296,12 +296,17 @@ def draw(game_id: str) -> ResponseReturnValue:
     if not count:
         refusal = IllegalAction("bad_draw", "draw a whole number of tiles, 1 or more", "R6")
         return _refused(game_id, refusal)
-    return _act(game_id, Draw(count))
+    return _act(game_id, Draw(count, confirm=_confirmed()), again={"count": str(count)})
 
 
 @bp.post("/g/<game_id>/pass")
 def pass_turn(game_id: str) -> ResponseReturnValue:
-    return _act(game_id, Pass())
+    return _act(game_id, Pass(confirm=_confirmed()), again={})
+
+
+def _confirmed() -> bool:
+    """R7a: the table insists on a draw or pass the record disproves ("Record it anyway")."""
+    return request.form.get("confirm") == "1"
 
 
 @bp.post("/g/<game_id>/undo")
@@ -379,10 +384,14 @@ def _seq() -> int | None:
     return request.form.get("seq", type=int)
 
 
-def _act(game_id: str, action: Action) -> ResponseReturnValue:
+def _act(game_id: str, action: Action, again: dict[str, str] | None = None) -> ResponseReturnValue:
+    """Apply ``action``; a refusal the table may overrule (R7a) offers to send the same form
+    (``again``) with ``confirm=1``."""
     try:
         return _apply(game_id, _seq(), action)
     except RuleError as refusal:
+        if refusal.confirmable and again is not None:
+            return _refused(game_id, refusal, confirm=(request.path, again))
         return _refused(game_id, refusal)
 
 
@@ -426,10 +435,14 @@ def _same(recorded: dict[str, Any], sent: dict[str, Any]) -> bool:
 
 
 def _refused(
-    game_id: str, refusal: RuleError, settle: dict[int, dict[str, Any]] | None = None
+    game_id: str,
+    refusal: RuleError,
+    settle: dict[int, dict[str, Any]] | None = None,
+    confirm: tuple[str, dict[str, str]] | None = None,
 ) -> ResponseReturnValue:
-    """The refusal where the eye is; with htmx only the notice changes (what was typed stays)."""
-    notice = screen.refusal_notice(refusal)
+    """The refusal where the eye is; with htmx only the notice changes (what was typed stays).
+    ``confirm``: the address and fields that record it anyway (R7a)."""
+    notice = screen.refusal_notice(refusal, confirm)
     snapshot = store().get(game_id)
     return _show(snapshot, notice, settle=settle, status=422, regions=("notice",))
 

@@ -51,6 +51,9 @@ class Notice:
     next: str = ""
     rule: str | None = None
     why: tuple[dict[str, str], ...] = ()  # learning mode: each reason's rule and sentence
+    # R7a: a refusal the table may overrule is recorded anyway by posting these fields there.
+    confirm_url: str = ""
+    confirm_fields: tuple[tuple[str, str], ...] = ()
 
     @property
     def title(self) -> str:
@@ -73,7 +76,8 @@ class Notice:
             return None
         try:
             why = tuple({"rule": str(r["rule"]), "text": str(r["text"])} for r in data["why"])
-            return cls(**{**data, "why": why})
+            fields = tuple((str(name), str(value)) for name, value in data["confirm_fields"])
+            return cls(**{**data, "why": why, "confirm_fields": fields})
         except (KeyError, TypeError, ValueError):
             return None  # a cookie from another version: show nothing rather than fail
 
@@ -89,9 +93,16 @@ def outcome_notice(state: GameState, outcome: Outcome, why: list[dict[str, str]]
     )
 
 
-def refusal_notice(refusal: RuleError) -> Notice:
+def refusal_notice(refusal: RuleError, confirm: tuple[str, dict[str, str]] | None = None) -> Notice:
+    """A refusal in words; with ``confirm`` (an address and the form's fields) the table may
+    record it anyway (R7a)."""
     text = refusal.message[:1].upper() + refusal.message[1:]
-    return Notice(tone="refused", text=text, rule=refusal.rule)
+    if confirm is None:
+        return Notice(tone="refused", text=text, rule=refusal.rule)
+    url, fields = confirm
+    return Notice(
+        "refused", text, rule=refusal.rule, confirm_url=url, confirm_fields=tuple(fields.items())
+    )
 
 
 def change_notice(state: GameState, viewer: bool) -> Notice | None:

@@ -21,7 +21,7 @@ from typing import Any, cast
 from sqlalchemy import Connection, Engine, Row, Table, insert, select, update
 
 from .models import Event, Game, utcnow
-from .rules import Action, BadOptions, GameState, Options, Outcome, from_dict, to_dict
+from .rules import Action, BadOptions, GameState, Options, Outcome, from_dict, recorded, to_dict
 from .sqlpath import Cursor, Driver, GameRow
 
 CACHE_SIZE = 1024
@@ -197,10 +197,11 @@ class Store:
     # --- writing -------------------------------------------------------------------------------
 
     def create(self, options: Options, actions: Sequence[Action] = ()) -> Snapshot:
-        """A new game; with ``actions``, an imported one (each checked by the rules)."""
+        """A new game; with ``actions``, an imported one (each checked by the rules, its draws
+        and passes read as the log reads them: the table's word, R7a), stored as given."""
         state = GameState.new(options)
         for action in actions:
-            state, _ = state.apply(action)
+            state, _ = state.apply(recorded(to_dict(action)))
         now = utcnow()
         game_id, view_id, seq = new_id(), new_id(), len(actions)
         with self._write.turn(), self._writer.begin() as conn:
@@ -318,7 +319,7 @@ class Store:
         if cached is not None and cached[0] < game.seq:
             seq, state = cached
         for number, stored in cursor.tail(game.id, seq, game.seq):
-            state, _ = state.apply(from_dict(stored))
+            state, _ = state.apply(recorded(stored))
             seq = number  # the last event folded in is the state's revision
         self._remember(game.id, seq, state)
         return seq, state

@@ -210,9 +210,51 @@ def test_draw_pass_and_blocked_hand(client: FlaskClient) -> None:
     assert game.state["hand"]["held"] == {"Ana": 8, "Ben": 19}
     assert game.state["can_pass"] and not game.state["can_draw"]
     game.act("pass")
-    game.act("pass")
+    # Worked example E (R7a): all six tiles with a 6 must be in Ana's hand, so her pass is
+    # refused unless the table confirms it; the refusal says it can be confirmed.
+    body = game.act("pass", expect=422)
+    assert body["error"]["code"] == "must_hold_fitting"
+    assert (body["error"]["rule"], body["error"]["confirmable"]) == ("R7a", True)
+    assert body["error"]["message"].startswith(
+        "Ana must hold a tile that fits, so cannot pass: 6-5, 6-4, 6-3, 6-2, 6-1 and 6-0 are "
+        "not on the table; the boneyard is empty; Ben drew 10 tiles at move 2 and passed at "
+        "move 3, so holds none of them"
+    )
+    assert game.fetch()["status"] == "playing"
+    body = game.act("pass", confirm="yes", expect=422)
+    assert (body["error"]["code"], body["error"]["confirmable"]) == ("bad_confirm", False)
+    game.act("pass", confirm=True)
     assert game.state["status"] == "hand_over"
     assert game.state["hand"]["end"] == "blocked"
+    # The log keeps that the table confirmed it, and an exported game imports back the same.
+    exported = client.get(f"/api/games/{game.id}/export").json
+    assert exported["actions"][-2:] == [{"type": "pass"}, {"type": "pass", "confirm": True}]
+    imported = client.post("/api/games/import", json=exported)
+    assert imported.status_code == 201, imported.json
+    assert imported.json["hand"]["end"] == "blocked"
+
+
+def test_a_log_kept_before_r7a_imports_and_replays_as_it_was_played(client: FlaskClient) -> None:
+    """Entries in a game's log were accepted when entered: example E's passes, stored without
+    "confirm" (as before R7a), import and replay; a new entry is judged by R7a again."""
+    game = ApiTable(client, ["Ana", "Ben"])
+    exported = client.get(f"/api/games/{game.id}/export").json
+    actions = [
+        {"type": "start_hand", "leader": 0},
+        {"type": "play", "tile": "6-6"},
+        {"type": "draw", "count": 10},
+        {"type": "pass"},
+        {"type": "pass"},  # Ana's pass, which R7a now disproves
+    ]
+    imported = client.post("/api/games/import", json={**exported, "actions": actions})
+    assert imported.status_code == 201, imported.json
+    assert imported.json["hand"]["end"] == "blocked"
+    again = ApiTable(client, ["Ana", "Ben"])
+    again.act("start_hand", starter="Ana")
+    again.act("play", tile="6-6")
+    again.act("draw", count=10)
+    again.act("pass")
+    assert again.act("pass", expect=422)["error"]["confirmable"] is True
 
 
 def test_settle_by_names_with_pips_and_tiles(client: FlaskClient) -> None:
@@ -240,6 +282,7 @@ def test_settle_by_names_with_pips_and_tiles(client: FlaskClient) -> None:
         "code": "report_too_many",
         "rule": "R14",
         "message": "Ben holds 1 tile; one unplayed tile has at most 9 pips",
+        "confirmable": False,
     }
     body = game.act("end_hand", expect=422, remaining={"Ben": ["6-6"]})
     assert body["error"]["code"] == "report_tile_played"

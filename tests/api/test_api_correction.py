@@ -126,7 +126,8 @@ def test_the_next_players_tile_a_pass_then_the_play_by_name_R7(client: FlaskClie
     table = ApiTable(client, ["Ana", "Ben"])
     table.act("start_hand", starter="Ana")
     table.act("play", tile="6-4")
-    table.act("draw", count=10)  # Ben takes the whole boneyard (R1: 10 tiles with two players)
+    # Ben takes the whole boneyard (R1: 10 tiles with two players); the table insists (R7a).
+    table.act("draw", count=10, confirm=True)
     table.act("play", tile="4-1", end="right")
     table.act("play", tile="6-3", end="left")
     really = [{"type": "pass", "player": "Ben"}, {"type": "play", "tile": "4-1", "player": "Ana"}]

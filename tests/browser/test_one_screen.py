@@ -158,7 +158,7 @@ def settle(page: Page, base: str, game_id: str) -> tuple[int, int]:
         on_screen(page, field, f"{name}'s pips")
         field.fill(str(sum(t.pips for t in mine)))
         taps += 1
-    expect(page.locator(".htmx-request")).to_have_count(0)  # the preview has caught up
+    expect(page.locator("#settle-preview")).to_contain_text("Then:")  # read before the tap
     button = page.get_by_role("button", name=re.compile(r"^Settle hand"))
     button.scroll_into_view_if_needed()  # the panel under the thumb scrolls on its own
     on_screen(page, page.locator("#notice"), "the notice while settling")

@@ -317,7 +317,7 @@ def test_a_reload_in_the_middle_of_a_settlement_keeps_what_was_entered(
     api.act(game, "play", tile="6-6")
     api.act(game, "draw", count=10)
     api.act(game, "pass")
-    api.act(game, "pass")
+    api.act(game, "pass", confirm=True)  # R7a: example E, which the table insists on
     assert api.state(game)["status"] == "hand_over"
     phone.goto(f"{live_server}/g/{game}")
 

@@ -217,6 +217,13 @@ def test_two_players_play_a_whole_game_and_play_again(
     expect(button(page, "Pass")).to_be_disabled()
     page.get_by_label("How many tiles").select_option("10")
     button(page, "Draw").click()
+    # R7a: this made-up hand has too few tiles without a 0 or a 5 for nine draws that do not
+    # fit: the app says so, and the table records the draw anyway.
+    expect(status(page)).to_contain_text(
+        "Ben cannot draw 10 tiles without a tile that fits before the last"
+    )
+    expect(board(page)).to_contain_text("Boneyard 10")
+    page.get_by_role("button", name="Record it anyway").click()
     expect(status(page)).to_contain_text("Ben drew 10 tiles")
     expect(status(page)).to_contain_text("Ben to play or pass")
     expect(board(page)).to_contain_text("Boneyard 0")
@@ -386,7 +393,7 @@ def test_two_players_play_a_whole_game_and_play_again(
     games = page.get_by_role("region", name="Your games on this phone")
     expect(games.get_by_role("link")).to_have_count(2)
     expect(games).to_contain_text("Finished")
-    assert console.refusals == 1  # the wrong pip total, and nothing else
+    assert console.refusals == 2  # the draw R7a disproves, the wrong pip total, nothing else
 
 
 # --- 2. a partnership hand of four -----------------------------------------------------------

@@ -240,15 +240,15 @@ def partners_hand(table: Table) -> Table:
 
 def blocked_at_once(options: Options, lead: str, leader: int = 0) -> GameState:
     """A hand blocked at once (R12): ``lead`` is led, the next player draws the whole boneyard,
-    then everyone passes in turn. The engine counts tiles, not which, so this is a legal hand;
-    the test then says what each player holds.
+    then everyone passes in turn; the test then says what each player holds. The record soon
+    proves that someone held a tile that fitted, so the table confirms each entry (R7a).
     """
     state = GameState.new(options).apply(StartHand(leader))[0]
     state = state.apply(Play(Tile.parse(lead)))[0]
     assert state.hand is not None
-    state = state.apply(Draw(state.hand.boneyard))[0]
+    state = state.apply(Draw(state.hand.boneyard, confirm=True))[0]
     for _ in options.players:
-        state = state.apply(Pass())[0]
+        state = state.apply(Pass(confirm=True))[0]
     assert state.status is Status.HAND_OVER
     return state
 

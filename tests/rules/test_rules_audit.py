@@ -103,7 +103,8 @@ def test_certain_a_pass_while_holding_a_tile_that_fitted():
     # pass (R7 allows it only with the boneyard empty), so Cy held it then.
     names = ("Ana", "Ben", "Cy")
     options = Options.make(names)
-    state = run(options, StartHand(0), Play(Tile(3, 2)), Draw(7), Pass(), Pass(), Pass())
+    yes = True  # Cy's pass is one the record disproves: the table confirms it (R7a)
+    state = run(options, StartHand(0), Play(Tile(3, 2)), Draw(7), Pass(), Pass(confirm=yes), Pass())
     assert state.status is Status.HAND_OVER and state.hand is not None
     pool = [t for t in state.hand.unplayed if t not in tiles("5-3 1-0 1-1 4-0 6-6 5-5 6-5")]
     reports = {
@@ -138,7 +139,7 @@ def test_certain_a_pass_then_the_same_tile_played_later_even_with_pips_only():
         options,
         StartHand(0),
         Play(Tile(5, 4)),
-        Draw(18),
+        Draw(18, confirm=True),  # 22 tiles without a 5 or 4 before the last: confirmed (R7a)
         Play(Tile(4, 1), RIGHT),
         Pass(),
         Play(Tile(1, 3), RIGHT),
@@ -294,20 +295,22 @@ def cheating_hand(table: Table, rng: random.Random) -> list[list[Tile]]:
     """Play a hand where players sometimes draw or pass though a tile of theirs fits; return
     each mover's real tiles just before each move."""
     before: list[list[Tile]] = []
+    cheated = False  # after a cheat, an honest move may be disproved by it (R7a): confirm all
     while table.state.status is Status.PLAYING:
         seat = table.turn
         before.append(list(table.hands[seat]))
         fitting = table.fitting()
         led = table.state.hand is not None and table.state.hand.layout.lead is not None
         cheat = led and bool(fitting) and rng.random() < 0.3
+        cheated = cheated or cheat
         if fitting and not cheat:
             tile = rng.choice(fitting)
             table.play(tile, rng.choice(table.state.placements(tile)).arm)
         elif table.state.can_draw:
-            table.apply(Draw())
+            table.apply(Draw(confirm=cheated))
             table.hands[seat].append(table.boneyard.pop(0))
         else:
-            table.apply(Pass())
+            table.apply(Pass(confirm=cheated))
     return before
 
 

@@ -126,7 +126,9 @@ def test_a_move_that_never_happened_is_removed_and_the_turn_follows_R5() -> None
 def test_it_was_the_next_player_a_pass_then_the_play_moves_the_later_turns_on_R7() -> None:
     # Two players: Ben draws the whole boneyard (10 tiles, R1), so passing is allowed (R7).
     two = Options.make(["Ana", "Ben"])
-    before = played([Play(T("6-4")), Draw(10), Play(T("4-1"), RIGHT), Play(T("6-3"), LEFT)], two)
+    # Ben's ten tiles at once are the table's word (R7a: a tile should have fitted sooner).
+    moves = [Play(T("6-4")), Draw(10, confirm=True), Play(T("4-1"), RIGHT), Play(T("6-3"), LEFT)]
+    before = played(moves, two)
     after, outcome = before.apply(Correct(3, (Pass(), Play(T("4-1"), RIGHT))))
     assert after.hand is not None
     # Ben passed, Ana played 4-1, and the 6-3 entered next was Ben's.

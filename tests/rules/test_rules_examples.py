@@ -1,4 +1,4 @@
-"""The worked examples A–D of RULES.md, play by play, through the public API."""
+"""The worked examples A–F of RULES.md, play by play, through the public API."""
 
 from __future__ import annotations
 
@@ -7,16 +7,21 @@ from rules_table import Table, example_c, tiles
 
 from webapp.rules import (
     Arm,
+    Draw,
     EndHand,
     GameState,
     HandEnd,
     IllegalAction,
+    ImpossibleReport,
     Options,
+    Pass,
     Play,
+    RecordContradiction,
     StartHand,
     Status,
     Tile,
 )
+from webapp.rules.audit import audit
 
 LEFT, RIGHT, UP, DOWN = Arm.LEFT, Arm.RIGHT, Arm.UP, Arm.DOWN
 
@@ -221,3 +226,114 @@ def test_example_d_settles_pagat(pagat_d):
     assert result.settled == (20, 0, 0)  # round(13 + 7 = 20); nobody loses
     assert pagat_d.state.scores == (before[0] + 20, before[1], before[2])
     assert pagat_d.state.next_leader == 0
+
+
+# --- E: a pass the keeper can prove wrong (R7a) -------------------------------------------------
+
+SIXES = "6-5 6-4 6-3 6-2 6-1 6-0"
+
+
+@pytest.fixture
+def example_e() -> Table:
+    """Ana holds every 6; Ben and the boneyard hold none."""
+    table = Table.of("Ana", "Ben")
+    table.start(
+        [f"6-6 {SIXES} 0-0 1-1", "5-5 5-4 5-3 5-2 5-1 5-0 4-4 4-3 4-2"],
+        "4-1 4-0 3-3 3-2 3-1 3-0 2-2 2-1 2-0 1-0",
+        leader=0,
+    )
+    return table
+
+
+def test_example_e_ben_draws_the_boneyard_and_passes(example_e):
+    example_e.play("6-6")
+    assert example_e.draw(10) and example_e.state.hand.boneyard == 0
+    assert example_e.pass_turn().message == "Ben passed"  # R7a: nothing proves him wrong
+
+
+def test_example_e_anas_pass_is_refused_with_the_proof(example_e):
+    example_e.play("6-6")
+    example_e.draw(10)
+    example_e.pass_turn()
+    before = example_e.state
+    with pytest.raises(RecordContradiction) as refused:
+        before.apply(Pass())
+    assert (refused.value.rule, refused.value.code, refused.value.confirmable) == (
+        "R7a",
+        "must_hold_fitting",
+        True,
+    )
+    assert refused.value.message == (
+        "Ana must hold a tile that fits, so cannot pass: 6-5, 6-4, 6-3, 6-2, 6-1 and 6-0 are "
+        "not on the table; the boneyard is empty; Ben drew 10 tiles at move 2 and passed at "
+        "move 3, so holds none of them (R7a)"
+    )
+    assert example_e.state is before and example_e.state.turn == 0  # nothing changed
+    assert example_e.play("6-5", "left").message.startswith("Ana played 6-5")  # the truth
+
+
+def test_example_e_the_table_confirms_and_the_audit_shows_the_conflict(example_e):
+    example_e.play("6-6")
+    example_e.draw(10)
+    example_e.pass_turn()
+    outcome = example_e.apply(Pass(confirm=True))  # an earlier entry may be the mistake
+    assert (outcome.message, example_e.state.hand.end) == ("Ana passed", HandEnd.BLOCKED)
+    found = audit(example_e.state.hand, example_e.reports().by_seat, ("Ana", "Ben"))
+    (breach,) = found.certain
+    assert (breach.seat, breach.kind, breach.rule) == (0, "pass", "R7")
+    assert {str(seen.tile) for seen in breach.tiles} == set(SIXES.split())
+
+
+def test_r7a_once_the_record_cannot_all_be_true_nothing_more_is_refused():
+    # Ana leads 3-2; Ben draws the boneyard and passes; Cy's pass is disproved (the 12 tiles
+    # with a 3 or a 2 cannot all be in Ana's 6), and confirmed. Ana's pass is then accepted.
+    options = Options.make(["Ana", "Ben", "Cy"])
+    state = GameState.replay(options, [StartHand(0), Play(Tile(3, 2)), Draw(7), Pass()])
+    with pytest.raises(RecordContradiction):
+        state.apply(Pass())
+    state = state.apply(Pass(confirm=True))[0]
+    state, outcome = state.apply(Pass())
+    assert (outcome.message, state.hand.end) == ("Ana passed", HandEnd.BLOCKED)
+
+
+# --- F: reports that cannot all be true (R14) ---------------------------------------------------
+
+# 19 plays, no draws: Ana plays her seventh tile last; Ben keeps 0-0 and Cy 2-1.
+F_HANDS = [
+    "5-0 6-2 3-1 3-2 6-4 6-5 6-3",
+    "5-1 2-0 4-0 3-0 4-3 4-4 0-0",
+    "6-1 1-0 4-2 6-0 5-4 4-1 2-1",
+]
+F_BONEYARD = "6-6 5-5 5-3 5-2 3-3 2-2 1-1"
+F_MOVES = [
+    *("5-0", "5-1 left", "6-1 left", "6-2 left", "2-0 left", "1-0 right", "3-1 right"),
+    *("4-0 left", "4-2 left", "3-2 left", "3-0 right", "6-0 right", "6-4 right"),
+    *("4-3 left", "5-4 right", "6-5 right", "4-4 left", "4-1 left", "6-3 right"),
+]
+
+
+@pytest.fixture
+def example_f() -> Table:
+    table = Table.of("Ana", "Ben", "Cy").replay_hand(F_HANDS, F_BONEYARD, F_MOVES, leader=0)
+    assert table.state.hand.went_out == 0 and table.state.hand.held == (0, 1, 1)
+    assert Tile(0, 0) in table.state.hand.unplayed
+    return table
+
+
+def test_example_f_each_report_alone_is_possible(example_f):
+    for seat in (1, 2):
+        with_one = {seat: 0, 3 - seat: 3}  # the other holds 2-1
+        assert example_f.state.apply(EndHand.of(with_one))[1].result.pips[seat] == 0
+
+
+def test_example_f_both_zero_is_refused(example_f):
+    before = example_f.state
+    with pytest.raises(ImpossibleReport) as refused:
+        before.apply(EndHand.of({1: 0, 2: 0}))
+    assert (refused.value.rule, refused.value.code) == ("R14", "report_together")
+    assert refused.value.message == "Ben and Cy both report 0 pips, but only 0-0 has none"
+    assert example_f.state is before and before.status is Status.HAND_OVER
+
+
+def test_example_f_the_true_reports_settle(example_f):
+    assert example_f.settle().result.pips == (0, 0, 3)

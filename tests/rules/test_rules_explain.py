@@ -171,7 +171,7 @@ def test_a_draw_and_a_pass_are_explained_by_their_rules() -> None:
     game = GameState.new(Options.make(["Ana", "Ben"], deal="5"))
     game, _ = game.apply(StartHand(0))
     game, _ = game.apply(Play(Tile(6, 6)))
-    game, _ = game.apply(Draw(18))
+    game, _ = game.apply(Draw(18, confirm=True))  # 22 tiles without a 6: confirmed (R7a)
     assert game.hand is not None
     assert rules_of(explain_move(game.hand.moves[-1])) == ["R6"]
     game, _ = game.apply(Pass())

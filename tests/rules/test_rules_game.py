@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 from rules_table import (
     EXAMPLE_C_BONEYARD,
@@ -136,13 +138,32 @@ def tied_at_55(finish: str) -> GameState:
     """Three players, winner-takes, target 50: a blocked hand leaves Ana and Ben on 55 each."""
     options = Options.make(NAMES[:3], preset="pagat", target=50, finish=finish)
     # Ana leads 5-0 (5), Ben plays 0-0 (5 + 0 = 5), Cy draws the boneyard; all pass.
-    moves = [Play(T("5-0")), Play(T("0-0"), Arm.RIGHT), Draw(7), Pass(), Pass(), Pass()]
+    ok = True  # the record soon proves someone held a tile that fitted: the table confirms (R7a)
+    moves = [Play(T("5-0")), Play(T("0-0"), Arm.RIGHT), Draw(7, confirm=ok)]
+    moves += [Pass(confirm=ok), Pass(confirm=ok), Pass(confirm=ok)]
     state = GameState.replay(options, [StartHand(0), *moves])
     assert (state.scores, state.hand.end) == ((5, 5, 0), HandEnd.BLOCKED)
     state, outcome = state.apply(hands_with(state, {0: 30, 1: 30}))
     assert outcome.result.settled == (50, 50, 0)  # a tie for fewest: half of Cy's 103, rounded
     assert state.scores == (55, 55, 0)
     return state
+
+
+@pytest.mark.parametrize("finish", ["immediate", "end-of-hand"])
+def test_r16_several_reach_the_target_at_once_and_the_highest_wins(finish):
+    # Three players, winner-takes, target 50. Ana leads 5-0 for 5; Ben plays 0-1 (6: nothing);
+    # Cy draws the boneyard; all pass. Ana and Ben tie for fewest pips and each score half of
+    # Cy's 103, rounded: 50 (R13p). Both reach 50 at the same moment; Ana, at 55, wins.
+    options = Options.make(NAMES[:3], preset="pagat", target=50, finish=finish)
+    ok = True  # the record soon proves someone held a tile that fitted: the table confirms (R7a)
+    moves = [Play(T("5-0")), Play(T("0-1"), Arm.RIGHT), Draw(7, confirm=ok)]
+    moves += [Pass(confirm=ok), Pass(confirm=ok), Pass(confirm=ok)]
+    state = GameState.replay(options, [StartHand(0), *moves])
+    assert state.scores == (5, 0, 0)
+    state, outcome = state.apply(hands_with(state, {0: 30, 1: 30}))
+    assert outcome.result.settled == (50, 50, 0)
+    assert (state.scores, state.status, state.winner) == ((55, 50, 0), Status.GAME_OVER, 0)
+    assert outcome.next == "Game over: Ana won"
 
 
 def test_r16_immediate_after_a_tie_at_the_top_the_next_score_decides():
@@ -168,7 +189,8 @@ def test_r16_end_of_hand_a_tie_at_the_top_plays_another_hand():
     # The next hand decides: Ana leads 3-2 for 5 more, and the hand is blocked at once.
     state = state.apply(StartHand(0))[0].apply(Play(T("3-2")))[0]
     assert state.status is Status.PLAYING
-    state = state.apply(Draw(7))[0].apply(Pass())[0].apply(Pass())[0].apply(Pass())[0]
+    for entry in (Draw(7), Pass(), Pass(), Pass()):  # confirmed by the table (R7a)
+        state = state.apply(replace(entry, confirm=True))[0]
     state = state.apply(hands_with(state, {0: 20, 2: 30}))[0]
     assert (state.status, state.winner) == (Status.GAME_OVER, 0)
     assert state.scores[0] > max(state.scores[1:])

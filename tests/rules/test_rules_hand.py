@@ -154,11 +154,12 @@ def test_r12_domino_ends_the_hand_at_once():
 
 
 def test_r12_blocked_when_every_player_passes_in_turn():
+    # Cy's pass is one the record disproves (R7a): the table confirms the passes.
     state = started().apply(Play(T("3-2")))[0].apply(Draw(7))[0]
     for _ in range(2):
-        state = state.apply(Pass())[0]
+        state = state.apply(Pass(confirm=True))[0]
         assert state.status is Status.PLAYING
-    state, outcome = state.apply(Pass())
+    state, outcome = state.apply(Pass(confirm=True))
     assert (state.status, state.hand.end, state.hand.went_out) == (
         Status.HAND_OVER,
         HandEnd.BLOCKED,
@@ -169,7 +170,7 @@ def test_r12_blocked_when_every_player_passes_in_turn():
 
 def test_r12_a_play_between_passes_starts_the_round_again():
     state = started().apply(Play(T("3-2")))[0].apply(Draw(7))[0]
-    state = state.apply(Pass())[0].apply(Pass())[0]  # Ben, Cy
+    state = state.apply(Pass())[0].apply(Pass(confirm=True))[0]  # Ben, Cy (R7a: confirmed)
     state = state.apply(Play(T("2-1"), Arm.RIGHT))[0]  # Ana can play
     state = state.apply(Pass())[0].apply(Pass())[0]  # Ben, Cy
     assert state.status is Status.PLAYING

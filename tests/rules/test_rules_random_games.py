@@ -15,6 +15,9 @@ a floor, exact finishes, points in fives). After every step:
 - points come only from a count that is a positive multiple of five (in fives under R25, or
   nothing past an exact target), and the scores add up;
 - a refused action changes nothing, and an accepted one is undone exactly;
+- R7a never refuses the table's legal draws and passes, and whatever draw or pass it does
+  refuse is one the real hands prove illegal (a confirmed one is then recorded); R14 accepts
+  the true reports;
 - replaying the actions in effect from ``GameState.new`` rebuilds the state (checked when a
   game ends and at the end of every run: replaying after every step would be quadratic).
 """
@@ -44,6 +47,7 @@ from webapp.rules import (
     Options,
     Pass,
     Play,
+    RecordContradiction,
     Report,
     RuleError,
     StartHand,
@@ -357,7 +361,8 @@ class RandomGames(RuleBasedStateMachine):
             self.record(after)
         elif self.state.can_draw:
             # R6: draw until a tile fits or the boneyard is empty, one by one or all at once;
-            # R20: the reserve is never drawn.
+            # R20: the reserve is never drawn. The draw is legal, so R7a may not refuse it
+            # whatever the record says.
             drawable = self.table.boneyard[: self.state.hand.drawable]
             assert len(drawable) == len(self.table.boneyard) - self.table.options.reserve_size
             fits = [any(tile.has(pip) for pip in ends.values()) for tile in drawable]
@@ -366,7 +371,7 @@ class RandomGames(RuleBasedStateMachine):
             self.record(line)
         else:
             assert self.state.can_pass
-            self.table.pass_turn()
+            self.table.pass_turn()  # legal, so never refused by R7a
             self.record(line)
 
     def settle(self, data: st.DataObject) -> None:
@@ -379,7 +384,8 @@ class RandomGames(RuleBasedStateMachine):
                 reports[seat] = data.draw(st.sampled_from([0, []]), label="nothing held")
         before = self.state.scores
         went_out = self.state.hand.went_out
-        outcome = self.table.apply(EndHand.of(reports))  # true reports are never refused (R14)
+        # True reports, as tiles or as pips, are possible all together: R14 never refuses them.
+        outcome = self.table.apply(EndHand.of(reports))
         result = outcome.result
         pips = [sum(t.pips for t in tiles) for tiles in self.table.hands]
         assert result.pips == tuple(pips)
@@ -413,8 +419,22 @@ class RandomGames(RuleBasedStateMachine):
         except RuleError as refused:
             assert refused.message and refused.code
             assert repr(state) == seen
+            if refused.rule == "R7a":
+                self.really_illegal(action, refused)
         else:
             assert after.apply(Undo())[0] == state
+
+    def really_illegal(self, action: Draw | Pass, refused: RuleError) -> None:
+        """R7a refuses only what the real hands prove wrong: the player holds a tile that fits,
+        or a draw of several would meet one before its last tile (the real boneyard's order)."""
+        assert isinstance(refused, RecordContradiction) and refused.confirmable
+        layout = self.state.hand.layout
+        held = self.table.hands[self.table.turn]
+        drawn = self.table.boneyard[: action.count - 1] if isinstance(action, Draw) else []
+        assert any(layout.fits(tile) for tile in [*held, *drawn]), refused.message
+        confirmed = replace(action, confirm=True)
+        after, _ = self.state.apply(confirmed)  # the table may insist
+        assert after.apply(Undo())[0] == self.state
 
     # --- after every step --------------------------------------------------------------------
 

@@ -26,6 +26,7 @@ from webapp.rules import (
     Options,
     Pass,
     Play,
+    RecordContradiction,
     RuleError,
     StartHand,
     Tile,
@@ -38,6 +39,17 @@ T = Tile.parse
 LEFT, RIGHT, UP, DOWN = Arm.LEFT, Arm.RIGHT, Arm.UP, Arm.DOWN
 THREE = Options.make(["Ana", "Ben", "Cy"])
 TWO = Options.make(["Ana", "Ben"])
+
+# Worked example F: 19 plays, no draw; Ana plays her seventh tile last. Not on the table:
+# 6-6 5-5 5-3 5-2 3-3 2-2 2-1 1-1 0-0, two of them in Ben's and Cy's hands.
+EXAMPLE_F = [
+    Play(T(move.split()[0]), Arm.parse(move.split()[1]) if " " in move else None)
+    for move in (
+        *("5-0", "5-1 left", "6-1 left", "6-2 left", "2-0 left", "1-0 right", "3-1 right"),
+        *("4-0 left", "4-2 left", "3-2 left", "3-0 right", "6-0 right", "6-4 right"),
+        *("4-3 left", "5-4 right", "6-5 right", "4-4 left", "4-1 left", "6-3 right"),
+    )
+]
 
 # Each scenario is options and the actions that lead to it, so it can be rebuilt at will.
 SCENARIOS: dict[str, Callable[[], tuple[Options, list[Action]]]] = {
@@ -64,8 +76,19 @@ SCENARIOS: dict[str, Callable[[], tuple[Options, list[Action]]]] = {
     # Worked example C: Ana went out; Ben holds 6-5 and 1-1, Cy 3-4; 6 tiles in the boneyard.
     "example C over": lambda: _table_scenario(example_c(Table.of("Ana", "Ben", "Cy"))),
     "example C settled": lambda: _table_scenario(_settled(example_c(Table.of("Ana", "Ben", "Cy")))),
-    # Ana led 3-2, Ben drew the whole boneyard, and both passed: blocked, boneyard empty.
-    "blocked": lambda: (TWO, [StartHand(0), Play(T("3-2")), Draw(10), Pass(), Pass()]),
+    # Ana led 3-2, Ben drew the whole boneyard, and both passed: blocked, boneyard empty. Ben
+    # cannot have drawn 9 tiles without a 3 or a 2: the table confirmed it (R7a).
+    "blocked": lambda: (
+        TWO,
+        [StartHand(0), Play(T("3-2")), Draw(10, confirm=True), Pass(), Pass()],
+    ),
+    # Worked example E: Ana led 6-6, Ben drew the whole boneyard and passed.
+    "example E": lambda: (TWO, [StartHand(0), Play(T("6-6")), Draw(10), Pass()]),
+    # Ana led 3-2; Ben drew 7 tiles one by one: he holds 16, and only 15 have no 3 or 2.
+    "Ben drew 7 on 3-2": lambda: (TWO, [StartHand(0), Play(T("3-2")), *[Draw()] * 7]),
+    "Ana led 3-2, two players": lambda: (TWO, [StartHand(0), Play(T("3-2"))]),
+    # Worked example F: Ana went out; Ben and Cy hold one tile each; 0-0 is not on the table.
+    "example F over": lambda: (THREE, [StartHand(0), *EXAMPLE_F]),
     # Target 5, immediate finish: Ana's lead of 3-2 scores 5 and wins at once (R16).
     "game over": lambda: (
         Options.make(["Ana", "Ben"], target=5),
@@ -306,7 +329,76 @@ ENGINE_REFUSALS = [
     refusal(None, "nothing_to_undo", "not started", Undo(), "there is nothing to undo"),
 ]
 
+FITTING_32 = "6-3, 6-2, 5-3, 5-2, 4-3, 4-2, 3-3, 3-1, 3-0, 2-2, 2-1 and 2-0 are not on the table"
+R7A_REFUSALS = [
+    refusal(
+        "R7a",
+        "must_hold_fitting",
+        "example E",
+        Pass(),
+        "Ana must hold a tile that fits, so cannot pass: 6-5, 6-4, 6-3, 6-2, 6-1 and 6-0 are not "
+        "on the table; the boneyard is empty; Ben drew 10 tiles at move 2 and passed at move 3, "
+        "so holds none of them (R7a)",
+        RecordContradiction,
+    ),
+    refusal(
+        "R7a",
+        "must_hold_fitting",
+        "Ben drew 7 on 3-2",
+        Draw(),
+        f"Ben must hold a tile that fits, so cannot draw: {FITTING_32}; the boneyard holds 3 "
+        "tiles; Ana holds 8 tiles — at most 11 of the 12 can be elsewhere (R7a)",
+        RecordContradiction,
+    ),
+    refusal(
+        "R7a",
+        "draw_must_fit",
+        "Ana led 3-2, two players",
+        Draw(10),
+        f"Ben cannot draw 10 tiles without a tile that fits before the last: {FITTING_32}; at "
+        "most 1 of them can be in the boneyard; Ana holds 8 tiles — at most 9 of the 12 can be "
+        "elsewhere (R7a)",
+        RecordContradiction,
+    ),
+    refusal(
+        "R7a",
+        "draw_must_fit",
+        "Ana led 3-2, two players",
+        Draw(8),
+        f"Ben cannot draw 8 tiles without a tile that fits before the last: {FITTING_32}; at "
+        "most 3 of them can be in the boneyard; Ana holds 8 tiles — at most 11 of the 12 can be "
+        "elsewhere (R7a)",
+        RecordContradiction,
+    ),
+]
+
 R14_REFUSALS = [
+    refusal(
+        "R14",
+        "report_together",
+        "example F over",
+        EndHand.of({1: 0, 2: 0}),
+        "Ben and Cy both report 0 pips, but only 0-0 has none",
+        ImpossibleReport,
+    ),
+    refusal(
+        "R14",
+        "report_together",
+        "example F over",
+        EndHand.of({1: 10, 2: 10}),
+        "Ben and Cy both report 10 pips, but only 5-5 has 10",
+        ImpossibleReport,
+    ),
+    refusal(
+        "R14",
+        "report_together",
+        "example C over",
+        EndHand.of({1: 16, 2: 4}),
+        "Ben's 16 pips in 2 tiles and Cy's 4 pips in 1 tile cannot both be true: no way of "
+        "sharing out the unplayed tiles not reported by name (6-6, 6-5, 6-4, 5-3, 4-3, 3-0, "
+        "2-2, 1-1, 0-0) gives them",
+        ImpossibleReport,
+    ),
     refusal(
         "R14",
         "report_missing",
@@ -422,7 +514,8 @@ R14_REFUSALS = [
 
 
 @pytest.mark.parametrize(
-    ("scenario", "action", "kind", "code", "rule", "message"), ENGINE_REFUSALS + R14_REFUSALS
+    ("scenario", "action", "kind", "code", "rule", "message"),
+    ENGINE_REFUSALS + R7A_REFUSALS + R14_REFUSALS,
 )
 def test_refusal_changes_nothing(scenario, action, kind, code, rule, message):
     state = build(scenario)
@@ -496,6 +589,8 @@ def test_tile_parse_refuses_non_text():
         pytest.param({"type": "draw", "count": 0}, "bad_draw", id="R6-bad_draw"),
         pytest.param({"type": "draw", "count": 29}, "bad_draw", id="R6-bad_draw-more-than-a-set"),
         pytest.param({"type": "pass", "seat": 7}, "bad_seat", id="input-bad_seat"),
+        pytest.param({"type": "pass", "confirm": "yes"}, "bad_confirm", id="R7a-bad_confirm"),
+        pytest.param({"type": "draw", "confirm": 1}, "bad_confirm", id="R7a-bad_confirm-draw"),
         pytest.param({"type": "play", "tile": "6-4", "end": "top"}, "bad_end", id="R5-bad_end"),
         pytest.param({"type": "play", "tile": "6-x"}, "bad_tile", id="R1-bad_tile"),
         pytest.param({"type": "end_hand"}, "report_missing", id="R14-report_missing"),

@@ -161,7 +161,9 @@ def test_r13p_block_tie_for_fewest_nobody_scores(players, partnership, lead, pip
 
 def test_r13p_block_tie_of_two_players_nobody_scores():
     # Ana leads 3-3; Ben draws 5 and plays 3-1; Ana draws the last 5; both pass: 13 tiles each.
-    actions = [StartHand(0), Play(T("3-3")), Draw(5), Play(T("3-1"), LEFT), Draw(5), Pass(), Pass()]
+    # Ana cannot have drawn 4 tiles without a 3 or a 1: the table confirmed it (R7a).
+    actions = [StartHand(0), Play(T("3-3")), Draw(5), Play(T("3-1"), LEFT)]
+    actions += [Draw(5, confirm=True), Pass(), Pass()]
     state = GameState.replay(options(2, "pagat"), actions)
     assert state.hand.held == (13, 13)
     settled, outcome = state.apply(hands_with(state, {0: 79}))

@@ -503,3 +503,26 @@ def test_rule_19_any_time_a_player_who_can_play_may_still_draw():
     assert outcome.kind == "draw" and after.hand.held == (8, 10)
     assert after.options.variant.draws_any_time
     assert after.next_step() == "Ben to play, or draw again"
+
+
+def test_r7a_never_refuses_a_draw_when_draws_are_allowed_at_any_time_R19() -> None:
+    """Ana leads 3-2 and Ben draws the whole boneyard: twelve tiles show a 3 or a 2, so under
+    R6 one of the ten must have fitted before the last (R7a refuses the entry). Under
+    ``draw = "any-time"`` a drawn tile proves nothing: the same draw is recorded."""
+    from webapp.rules import Draw, GameState, Options, Play, RecordContradiction, StartHand
+
+    def after_the_lead(**rules: str) -> GameState:
+        game = GameState.new(Options.make(["Ana", "Ben"], **rules))
+        game, _ = game.apply(StartHand(0))
+        game, _ = game.apply(Play(Tile(3, 2)))
+        return game
+
+    try:
+        after_the_lead().apply(Draw(10))
+    except RecordContradiction as refusal:
+        assert refusal.code == "draw_must_fit" and refusal.rule == "R7a"
+    else:
+        raise AssertionError("under R6 the record disproves that draw")
+    game, outcome = after_the_lead(draw="any-time").apply(Draw(10))
+    assert outcome.message == "Ben drew 10 tiles"
+    assert game.hand is not None and game.hand.boneyard == 0

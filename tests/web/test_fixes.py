@@ -194,7 +194,8 @@ def test_it_was_the_next_players_tile_after_a_pass_R7(table: Table) -> None:
     table.create("Ana", "Ben")
     table.start(0)
     table.play("6-4")
-    table.draw(10)  # Ben takes the whole boneyard (R1: 10 tiles with two players)
+    # Ben takes the whole boneyard (R1: 10 tiles with two players); the table insists (R7a).
+    table.post("draw", count=10, confirm="1")
     table.play("4-1", "right")
     table.play("6-3", "left")
     words = text(table.client.get(f"{table.url}/fix/3?tile=4-1"))

@@ -46,7 +46,7 @@ def test_the_settle_form_says_how_this_table_rounds(table: Table) -> None:
     table.play("6-6")
     table.draw(10)
     table.pass_turn()
-    table.pass_turn()
+    table.post("pass", confirm="1")  # example E: the record says Ana holds a 6 (R7a)
     assert "any remainder rounded up to a five and taken off their score" in text(table.page())
 
 

@@ -310,6 +310,44 @@ def test_draw_and_pass_are_offered_only_when_the_rules_allow(playing: Table) -> 
     assert "Ben passed" in text(playing.page())
 
 
+@pytest.mark.parametrize("htmx", [False, True], ids=["form", "htmx"])
+def test_a_pass_the_record_disproves_is_refused_with_record_it_anyway(
+    table: Table, htmx: bool
+) -> None:
+    """Worked example E (R7a): after 6-6, Ben draws the boneyard and passes; Ana's pass is
+    refused with the proof, and "Record it anyway" records it (the form sends confirm=1)."""
+    table.create("Ana", "Ben")
+    table.start(leader="0")
+    table.play("6-6")
+    table.draw(10)
+    table.pass_turn()
+    before = table.seq
+    page = table.pass_turn(htmx=htmx)
+    assert page.status_code == 422
+    assert table.seq == before
+    shown = text(page)
+    assert "Ana must hold a tile that fits, so cannot pass: 6-5, 6-4, 6-3, 6-2, 6-1 and 6-0" in (
+        shown
+    )
+    assert "Ben drew 10 tiles at move 2 and passed at move 3" in shown
+    form = re.search(r'<form class="confirm-form"(.*?)</form>', page.text, re.S)
+    assert form is not None, "the refusal offers to record the pass anyway"
+    assert f'action="{table.url}/pass"' in form.group(0)
+    assert 'name="confirm" value="1"' in form.group(0)
+    assert "Record it anyway" in form.group(0)
+    confirmed = table.pass_turn(htmx=htmx, confirm="1")
+    assert confirmed.status_code == (200 if htmx else 303)
+    assert table.state.hand.end.value == "blocked"  # type: ignore[union-attr]
+
+
+def test_a_refusal_the_table_cannot_overrule_offers_no_button(playing: Table) -> None:
+    playing.play("6-6")
+    page = playing.pass_turn(confirm="1")  # R7: the boneyard still has tiles, confirm or not
+    assert page.status_code == 422
+    assert "must draw, not pass" in text(page)
+    assert "Record it anyway" not in page.text
+
+
 def test_drawing_more_than_the_boneyard_is_refused(playing: Table) -> None:
     playing.play("6-6")
     page = playing.draw(20)

@@ -8,8 +8,27 @@
 (10, '[5|5] 10 = 10')
 """
 
-from .actions import Action, Correct, Draw, EndHand, Pass, Play, StartHand, Undo, from_dict, to_dict
-from .errors import BadOptions, IllegalAction, ImpossibleReport, NotationError, RuleError
+from .actions import (
+    Action,
+    Correct,
+    Draw,
+    EndHand,
+    Pass,
+    Play,
+    StartHand,
+    Undo,
+    from_dict,
+    recorded,
+    to_dict,
+)
+from .errors import (
+    BadOptions,
+    IllegalAction,
+    ImpossibleReport,
+    NotationError,
+    RecordContradiction,
+    RuleError,
+)
 from .game import GameState, HandResult, Outcome, Status
 from .hand import Hand, HandEnd, Move
 from .layout import Arm, EndValue, Layout, Placement, points_for
@@ -46,6 +65,7 @@ __all__ = [
     "Pass",
     "Placement",
     "Play",
+    "RecordContradiction",
     "Report",
     "RuleError",
     "Settlement",
@@ -58,6 +78,7 @@ __all__ = [
     "distinct_placements",
     "from_dict",
     "points_for",
+    "recorded",
     "round_to_five",
     "to_dict",
     "whole_number",

@@ -7,6 +7,8 @@ Every action has a plain-dict form for storage and the JSON API that round-trips
 {'type': 'play', 'tile': '6-4', 'end': 'right'}
 >>> from_dict(to_dict(play)) == play
 True
+>>> to_dict(Pass(confirm=True))
+{'type': 'pass', 'confirm': True}
 >>> from_dict({"type": "end_hand", "remaining": {"1": 13, "2": ["3-4"]}})
 EndHand(reports=((1, Report(pips=13, tiles=None)), (2, Report(pips=7, tiles=(Tile(3, 4),)))))
 """
@@ -14,7 +16,7 @@ EndHand(reports=((1, Report(pips=13, tiles=None)), (2, Report(pips=7, tiles=(Til
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, TypeAlias
 
 from .errors import IllegalAction, ImpossibleReport
@@ -48,17 +50,19 @@ class Play:
 
 @dataclass(frozen=True, slots=True)
 class Draw:
-    """Draw ``count`` tiles from the boneyard (R6)."""
+    """Draw ``count`` tiles from the boneyard (R6); ``confirm``: the table insists (R7a)."""
 
     count: int = 1
     seat: int | None = None
+    confirm: bool = False
 
 
 @dataclass(frozen=True, slots=True)
 class Pass:
-    """Pass with the boneyard empty (R7)."""
+    """Pass with the boneyard empty (R7); ``confirm``: the table insists (R7a)."""
 
     seat: int | None = None
+    confirm: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,10 +128,10 @@ def to_dict(action: Action) -> dict[str, Any]:
             if seat is not None:
                 found["seat"] = seat
             return found
-        case Draw(count, seat):
-            return _with_seat({"type": "draw", "count": count}, seat)
-        case Pass(seat):
-            return _with_seat({"type": "pass"}, seat)
+        case Draw(count, seat, confirm):
+            return _confirmed(_with_seat({"type": "draw", "count": count}, seat), confirm)
+        case Pass(seat, confirm):
+            return _confirmed(_with_seat({"type": "pass"}, seat), confirm)
         case EndHand(reports):
             return {
                 "type": "end_hand",
@@ -162,9 +166,9 @@ def from_dict(data: Mapping[str, Any]) -> Action:
         count = data.get("count", 1)
         if not isinstance(count, int) or isinstance(count, bool) or not 1 <= count <= MAX_DRAW:
             raise IllegalAction("bad_draw", "draw a whole number of tiles, 1 or more", "R6")
-        return Draw(count, seat)
+        return Draw(count, seat, _confirm(data.get("confirm")))
     if kind == "pass":
-        return Pass(seat)
+        return Pass(seat, _confirm(data.get("confirm")))
     if kind == "end_hand":
         remaining = data.get("remaining")
         if not isinstance(remaining, Mapping):
@@ -194,8 +198,8 @@ def from_dict(data: Mapping[str, Any]) -> Action:
 def _correct(data: Mapping[str, Any]) -> Correct:
     """``{"type": "correct", "entry": 3, "with": [{"type": "play", ...}]}`` as a :class:`Correct`.
 
-    >>> _correct({"entry": 3, "with": [{"type": "pass"}, {"type": "play", "tile": "5-3"}]})
-    Correct(entry=3, actions=(Pass(seat=None), Play(tile=Tile(5, 3), arm=None, seat=None)))
+    >>> _correct({"entry": 3, "with": [{"type": "pass"}, {"type": "play", "tile": "5-3"}]}).actions
+    (Pass(seat=None, confirm=False), Play(tile=Tile(5, 3), arm=None, seat=None))
     >>> _correct({"entry": 3, "with": [{"type": "undo"}]})
     Traceback (most recent call last):
     ...
@@ -224,6 +228,16 @@ def _correct(data: Mapping[str, Any]) -> Correct:
     return Correct(entry, tuple(actions))
 
 
+def recorded(data: Mapping[str, Any]) -> Action:
+    """An action read back from a game's log (:func:`from_dict`). It was accepted when it was
+    entered, so a draw or pass stands as the table's word (R7a): a log kept before R7a, or one
+    the table confirmed, replays exactly as it was played."""
+    action = from_dict(data)
+    if isinstance(action, Draw | Pass) and not action.confirm:
+        return replace(action, confirm=True)
+    return action
+
+
 def _key_number(key: str) -> int | str:
     """A JSON object's key as the seat number it names, else as written (to be refused)."""
     number = whole_number(key, 2)
@@ -237,6 +251,19 @@ def _seat(value: object) -> int | None:
         return value
     shown = repr(value) if len(repr(value)) <= 24 else repr(value)[:20] + "…"
     raise IllegalAction("bad_seat", f"{shown} is not a seat at this table")
+
+
+def _confirm(value: object) -> bool:
+    """R7a: ``"confirm": true`` records a draw or pass the record seems to disprove."""
+    if value is None or isinstance(value, bool):
+        return bool(value)
+    raise IllegalAction("bad_confirm", f"confirm is true or false, not {str(value)[:20]!r}", "R7a")
+
+
+def _confirmed(found: dict[str, Any], confirm: bool) -> dict[str, Any]:
+    if confirm:
+        found["confirm"] = True
+    return found
 
 
 def _with_seat(found: dict[str, Any], seat: int | None) -> dict[str, Any]:

@@ -20,7 +20,8 @@ it just before drawing. Then:
   draws could have brought: if P drew only one tile at move 17 and is later seen with two tiles
   that fitted then, at most one of them came from that draw, so P held the other. (Hall's
   condition on the nested windows: the *m* tiles seen first need *m* drawn tiles within the
-  window of the *m*-th.)
+  window of the *m*-th. It is the matching R7a asks of the whole record before a draw or pass
+  is entered, ``evidence.py``: one implementation for both.)
 - **possible** — every fitting tile may have been drawn at or after the moment. Only tiles held
   at the end are reported this way: a tile played right after drawing is most likely the tile
   just drawn, which R6 says must be played at once, so it accuses no one.
@@ -36,6 +37,7 @@ import enum
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from .evidence import unplaced
 from .hand import Hand, Move
 from .layout import Arm
 from .settlement import Report
@@ -195,17 +197,20 @@ def _check(
 
 
 def _counted(seen: list[Seen], moves: tuple[Move, ...]) -> tuple[tuple[Seen, ...], int] | None:
-    """The first tiles seen that the draws in their windows cannot all explain, if any.
-
-    Windows all start at the moment, so they are nested: sorted by when each tile was seen,
-    the first ``m`` tiles must fit in the draws of the ``m``-th window (Hall's condition).
+    """The tiles seen that the draws in their windows cannot all explain, if any, and how many
+    tiles those draws brought: Hall's condition, decided by the same matching as R7a
+    (``evidence.unplaced``), each tile seen needing a tile drawn in its window.
     """
     ordered = sorted(seen, key=lambda s: len(moves) if s.played_at is None else s.played_at)
-    for m, last in enumerate(ordered, start=1):
-        drawn = sum(moves[j].drawn for j in last.draws)
-        if m > drawn:
-            return tuple(ordered[:m]), drawn
-    return None
+    draws = sorted({j for s in ordered for j in s.draws})
+    place = {j: p for p, j in enumerate(draws)}
+    allowed = [sum(1 << place[j] for j in s.draws) for s in ordered]
+    found = unplaced(allowed, [moves[j].drawn for j in draws])
+    if found is None:
+        return None
+    items, places = found
+    drawn = sum(moves[j].drawn for p, j in enumerate(draws) if places >> p & 1)
+    return tuple(ordered[item] for item in items), drawn
 
 
 def _breach(

@@ -92,7 +92,7 @@ def correct(state: GameState, action: Correct) -> tuple[GameState, Fixed]:
     at = len(again.hand.moves) if again.hand else 0
     for step in action.actions:
         try:
-            again, _ = again.apply(step)
+            again, _ = again.apply(_as_said(step))
         except RuleError as wrong:
             raise type(wrong)(
                 wrong.code,
@@ -129,14 +129,20 @@ def can_fix(state: GameState) -> bool:
     return hand is not None and all(result.number != hand.number for result in state.results)
 
 
+def _as_said(action: Play | Draw | Pass) -> Play | Draw | Pass:
+    """What the table says a move really was stands as its word (R7a), as a confirmed entry."""
+    return replace(action, confirm=True) if isinstance(action, Draw | Pass) else action
+
+
 def entered(move: Move) -> Play | Draw | Pass:
-    """A move of the record as the action that entered it: what the picker sends again."""
+    """A move of the record as the action that entered it: what the picker sends again. A
+    draw or pass was accepted when it was entered, so it stands as the table's word (R7a)."""
     if move.kind == "play":
         assert move.tile is not None
         return Play(move.tile, move.arm)
     if move.kind == "draw":
-        return Draw(move.drawn)
-    return Pass()
+        return Draw(move.drawn, confirm=True)
+    return Pass(confirm=True)
 
 
 def words(move: Move, names: tuple[str, ...] | list[str]) -> str:

@@ -12,6 +12,8 @@ from __future__ import annotations
 class RuleError(ValueError):
     """A refused input or action: ``code`` for programs, ``rule`` and ``message`` for people."""
 
+    confirmable = False  # True: the table may insist, and the action is recorded (R7a)
+
     def __init__(self, code: str, message: str, rule: str | None = None) -> None:
         super().__init__(message)
         self.code = code
@@ -39,3 +41,10 @@ class ImpossibleReport(RuleError):
 
 class BadOptions(RuleError):
     """Game options outside what RULES.md defines."""
+
+
+class RecordContradiction(IllegalAction):
+    """A draw or pass the hand's record proves wrong (R7a): recorded only if the table confirms,
+    since an earlier entry may be the mistake."""
+
+    confirmable = True

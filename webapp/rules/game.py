@@ -24,6 +24,7 @@ import secrets
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
+from . import evidence
 from .actions import Action, Correct, Draw, EndHand, Pass, Play, StartHand, Undo
 from .errors import IllegalAction
 from .hand import Hand, HandEnd
@@ -329,6 +330,7 @@ class GameState:
         if action.count < 1:
             raise IllegalAction("bad_draw", "draw a whole number of tiles, 1 or more", "R6")
         after = hand.draw(action.count, self.options.players)
+        self._check_record(hand, after, action.confirm)
         state = replace(self, hand=after)
         drawn = "a tile" if action.count == 1 else f"{action.count} tiles"
         return state, Outcome(
@@ -341,6 +343,7 @@ class GameState:
     def _pass(self, action: Pass) -> tuple[GameState, Outcome]:
         hand = self._check_turn(action.seat, "pass")
         after = hand.pass_turn(self.options.players)
+        self._check_record(hand, after, action.confirm)
         state = replace(self, hand=after)
         if after.end is HandEnd.BLOCKED:
             state = replace(state, status=Status.HAND_OVER)
@@ -350,6 +353,14 @@ class GameState:
             message=f"{self.name(hand.turn)} passed",
             next=state.next_step(),
         )
+
+    def _check_record(self, before: Hand, after: Hand, confirm: bool) -> None:
+        """R7a: a draw or pass the record proves wrong needs the table to confirm it."""
+        if not confirm:
+            draws_count = not self.options.variant.draws_any_time  # R19: a draw proves nothing
+            refusal = evidence.refusal(before, after, self.options.players, draws_count)
+            if refusal is not None:
+                raise refusal
 
     def _end_hand(self, action: EndHand) -> tuple[GameState, Outcome]:
         hand = self.hand

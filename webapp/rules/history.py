@@ -75,7 +75,7 @@ def in_effect(actions: Sequence[Action]) -> list[Action]:
 
     >>> from .actions import Draw, Pass
     >>> in_effect([Draw(), Pass(), Undo(), Undo(), Pass()])
-    [Pass(seat=None)]
+    [Pass(seat=None, confirm=False)]
     """
     standing: list[Action] = []
     for action in actions:

@@ -10,14 +10,14 @@ Under other options a game may end earlier — ``finish = "immediate"`` ends it 
 reaches the target, even mid-hand — and then the rest of the log never happens (``left``). It
 may also not be over yet where the log ends: the game would go on.
 
-A blocked hand (R12): Ana leads 3-2 for 5, Ben draws the boneyard, all pass. Ana holds the
-fewest pips, so under ``pagat`` she scores everyone else's (R13p); under ``seed`` each loses
-their own (R13).
+A blocked hand (R12): Ana leads 3-2 for 5, Ben draws the boneyard, all pass (the table confirms
+Cy's pass, which the record disproves, R7a). Ana holds the fewest pips, so under ``pagat`` she
+scores everyone else's (R13p); under ``seed`` each loses their own (R13).
 
 >>> from .actions import Draw, EndHand, Pass, Play, StartHand
 >>> from .tiles import Tile
 >>> options = Options.make(["Ana", "Ben", "Cy"])
->>> log = [StartHand(0), Play(Tile(3, 2)), Draw(7), Pass(), Pass(), Pass()]
+>>> log = [StartHand(0), Play(Tile(3, 2)), Draw(7), Pass(), Pass(confirm=True), Pass()]
 >>> log.append(EndHand.of({0: 11, 1: 118, 2: 34}))
 >>> found = rescore(options, log, preset="pagat")
 >>> found.other.options.settlement.value

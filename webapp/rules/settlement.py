@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
+from itertools import combinations
 
 from .errors import ImpossibleReport
 from .tiles import Tile
@@ -180,6 +181,125 @@ def check_reports(
                 f"{expected} pips in all, but the reports add up to {total}",
                 "R14",
             )
+    by_pips = [
+        (seat, held[seat], report.pips)
+        for seat, report in sorted(reports.items())
+        if report.tiles is None and held[seat]
+    ]
+    _check_together(by_pips, free, names)
+
+
+def _check_together(
+    by_pips: list[tuple[int, int, int]], free: tuple[Tile, ...], names: Sequence[str]
+) -> None:
+    """R14: one way of sharing out the tiles not reported by name gives every pip report.
+
+    Each report alone is possible (checked before); the smallest group of reports that cannot
+    all be true is named. Tiles of equal pips are alike here, so the search is over how many
+    tiles of each pip value each player holds.
+    """
+    if len(by_pips) < 2:
+        return
+    values = tuple(sum(1 for tile in free if tile.pips == v) for v in range(13))
+    everyone = tuple((count, pips) for _, count, pips in by_pips)
+    if _shared_out(values, everyone, len(free) - sum(count for count, _ in everyone)):
+        return
+    for size in range(2, len(by_pips) + 1):
+        for group in combinations(by_pips, size):
+            wanted = tuple((count, pips) for _, count, pips in group)
+            spare = len(free) - sum(count for count, _ in wanted)
+            if not _shared_out(values, wanted, spare):
+                raise ImpossibleReport("report_together", _not_together(group, free, names), "R14")
+
+
+def _not_together(
+    group: tuple[tuple[int, int, int], ...], free: tuple[Tile, ...], names: Sequence[str]
+) -> str:
+    who = _listed([names[seat] for seat, _, _ in group])
+    pips = {pips for _, _, pips in group}
+    if all(count == 1 for _, count, _ in group) and len(pips) == 1:
+        (value,) = pips
+        having = [tile for tile in free if tile.pips == value]
+        each = "both" if len(group) == 2 else "all"
+        amount = "none" if value == 0 else str(value)
+        verb = "has" if len(having) == 1 else "have"
+        return (
+            f"{who} {each} report {value} pips, but only {_listed([str(t) for t in having])} "
+            f"{verb} {amount}"
+        )
+    claims = _listed(
+        [f"{names[seat]}'s {pips} pips in {_tiles(count)}" for seat, count, pips in group]
+    )
+    shown = ", ".join(str(tile) for tile in sorted(free, reverse=True))
+    return (
+        f"{claims} cannot {'both' if len(group) == 2 else 'all'} be true: no way of sharing out "
+        f"the unplayed tiles not reported by name ({shown}) gives them"
+    )
+
+
+def _shared_out(values: tuple[int, ...], wanted: tuple[tuple[int, int], ...], spare: int) -> bool:
+    """Whether tiles with ``values[v]`` tiles of ``v`` pips give each (count, pips) of
+    ``wanted`` a hand of its own, ``spare`` tiles being left over (face down, or with players
+    not asked about).
+
+    With nothing spare, the largest hand is what the others leave: the caller has checked
+    that the pips add up, so it is dropped and its tiles are the spare ones.
+    """
+    if spare == 0 and len(wanted) > 1:
+        largest = max(range(len(wanted)), key=lambda i: wanted[i][0])
+        spare = wanted[largest][0]
+        wanted = wanted[:largest] + wanted[largest + 1 :]
+    # From value v up: how many tiles, and the smallest and largest totals of k of them.
+    ladder = [v for v in range(13) for _ in range(values[v])]
+    start = [sum(values[:v]) for v in range(14)]
+
+    def bounds(v: int, count: int) -> tuple[int, int]:
+        rest = ladder[start[v] :]
+        return sum(rest[:count]), sum(rest[len(rest) - count :]) if count else 0
+
+    @cache
+    def search(v: int, left: tuple[tuple[int, int], ...], spare: int) -> bool:
+        if v > 12:
+            return all(count == 0 and pips == 0 for count, pips in left) and spare == 0
+        remaining = len(ladder) - start[v]
+        if sum(count for count, _ in left) + spare != remaining:
+            return False
+        for count, pips in left:
+            low, high = bounds(v, count)
+            if not low <= pips <= high:
+                return False
+        low, high = bounds(v, remaining - spare)  # all the hands together
+        if not low <= sum(pips for _, pips in left) <= high:
+            return False
+        for split in _splits(values[v], len(left) + 1):
+            *given, kept = split
+            if kept > spare:
+                continue
+            after = []
+            for (count, pips), k in zip(left, given, strict=True):
+                if k > count or k * v > pips:
+                    break
+                after.append((count - k, pips - k * v))
+            else:
+                if search(v + 1, tuple(sorted(after)), spare - kept):  # hands alike, once
+                    return True
+        return False
+
+    return search(0, tuple(sorted(wanted)), spare)
+
+
+@cache
+def _splits(available: int, ways: int) -> tuple[tuple[int, ...], ...]:
+    """Every way of sharing exactly ``available`` tiles among ``ways`` places."""
+    if ways == 1:
+        return ((available,),)
+    return tuple(
+        (k, *rest) for k in range(available, -1, -1) for rest in _splits(available - k, ways - 1)
+    )
+
+
+def _listed(words: Sequence[str]) -> str:
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
 
 
 def _check_pips(name: str, count: int, pips: int, free: tuple[Tile, ...]) -> None:
