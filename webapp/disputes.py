@@ -249,6 +249,7 @@ def _audit_view(found: Audit, options: Options) -> dict[str, Any]:
         "number": found.number,
         "checked": found.checked,
         "summary": found.summary(options.players),
+        "doubles": list(found.doubles),
         "breaches": [
             {
                 "move": breach.move + 1,
@@ -280,7 +281,7 @@ def more_of(snapshot: Snapshot, viewer: bool, log: list[dict[str, Any]]) -> dict
     last = notes["audits"].get(notes["last"]) if between else None
     return {
         "links": links,
-        "audit": last if last and last.get("checked") else None,
+        "audit": last if last and (last.get("checked") or last.get("doubles")) else None,
         "audit_hand": notes["last"],
         "audits": notes["audits"],
         "log": [hand for hand in log if hand["entries"] or not hand["number"]],

@@ -104,3 +104,27 @@ def test_the_highest_double_leads_or_the_table_says_nobody_holds_one_R21(table: 
     assert response.status_code == 303
     assert "Hand 1: Ben leads" in text(table.page())
     assert table.state.hand is not None
+
+
+def test_the_audit_shows_a_higher_double_than_the_one_led_R21(table: Table) -> None:
+    """Ana was named as holding the highest double and led 5-5; Ben's tile at the end is the
+    6-6: the hand's audit says so, with its rule."""
+    table.create("Ana", "Ben", first_lead="highest-double", deal="5")
+    table.start(0)
+    plays = [
+        ("5-5", None),
+        ("5-4", "left"),
+        ("5-3", "right"),
+        ("4-4", "left"),
+        ("5-2", "up"),
+        ("4-1", "left"),
+        ("5-1", "down"),
+        ("1-0", "left"),
+        ("3-3", "right"),
+    ]
+    for tile, end in plays:
+        assert table.play(tile, end).status_code == 303, tile
+    assert table.state.status.value == "hand_over"
+    assert table.settle(tiles_1="6-6").status_code == 303
+    shown = text(table.page())
+    assert "Ben held 6-6, a higher double than the 5-5 Ana led: the highest double leads" in shown

@@ -87,6 +87,7 @@ class Audit:
     checked: int  # draws and passes checked
     known: tuple[int, ...]  # seats whose tiles at the end were entered as tiles
     unknown: tuple[int, ...]  # seats holding tiles at the end, entered only as pips
+    doubles: tuple[str, ...] = ()  # R21: a double higher than the one led, seen at the end
 
     @property
     def certain(self) -> tuple[Breach, ...]:
@@ -98,6 +99,8 @@ class Audit:
 
     def summary(self, names: Sequence[str]) -> str:
         """One sentence for the hand's summary."""
+        if self.doubles and not self.breaches:
+            return "A double higher than the one led was held (R21)."
         if not self.checked:
             return "Nobody drew or passed in this hand: nothing to check (R6, R7)."
         unknown = ""
@@ -134,7 +137,33 @@ def audit(hand: Hand, reports: Mapping[int, Report], names: Sequence[str]) -> Au
     unknown = tuple(
         seat for seat, count in enumerate(hand.held) if count and seat not in held and checked
     )
-    return Audit(hand.number, tuple(breaches), checked, known, unknown)
+    doubles = _higher_doubles(hand, held, names)
+    return Audit(hand.number, tuple(breaches), checked, known, unknown, doubles)
+
+
+def _higher_doubles(
+    hand: Hand, held: Mapping[int, tuple[Tile, ...]], names: Sequence[str]
+) -> tuple[str, ...]:
+    """R21: when the highest double had to lead, a higher double in a hand at its end.
+
+    >>> from .layout import Layout
+    >>> hand = Hand(1, 0, 1, (0, 1), 10, Layout().place(Tile(5, 5), None), lead_double=True)
+    >>> _higher_doubles(hand, {1: (Tile(6, 6),)}, ["Ana", "Ben"])
+    ('Ben held 6-6, a higher double than the 5-5 Ana led: the highest double leads (R21)',)
+    """
+    lead = hand.layout.lead
+    if not hand.lead_double or lead is None or not lead.is_double:
+        return ()
+    found = []
+    for seat, tiles in sorted(held.items()):
+        higher = sorted((t for t in tiles if t.is_double and t.pips > lead.pips), key=_weight)
+        if higher:
+            shown = " and ".join(str(tile) for tile in higher)
+            found.append(
+                f"{names[seat]} held {shown}, a higher double than the {lead} "
+                f"{names[hand.leader]} led: the highest double leads (R21)"
+            )
+    return tuple(found)
 
 
 def _check(
@@ -255,3 +284,8 @@ def _holding(tiles: tuple[Seen, ...]) -> str:
 
 def _plural(count: int, one: str, many: str) -> str:
     return f"{count} {one}" if count == 1 else f"{count} {many}"
+
+
+def _weight(tile: Tile) -> int:
+    """Heaviest first."""
+    return -tile.pips
