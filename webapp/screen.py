@@ -187,7 +187,6 @@ class Choice:
 class Picker:
     kind: ClassVar[str] = "picker"
 
-    title: str
     prompt: str
     tiles: tuple[PickerTile, ...]
     coaching: bool
@@ -456,7 +455,7 @@ def picker(state: GameState, coaching: bool, choice: Choice | None = None) -> Pi
     hand = state.hand
     assert hand is not None
     prompt = "tap any tile to lead it" if hand.layout.lead is None else "tap the tile they play"
-    return Picker(state.next_step(), prompt, picker_tiles(state, coaching), coaching, choice)
+    return Picker(prompt, picker_tiles(state, coaching), coaching, choice)
 
 
 def picker_tiles(state: GameState, coaching: bool) -> tuple[PickerTile, ...]:
