@@ -162,6 +162,7 @@ def test_first_hand_offers_each_leader_and_a_random_pick(table: Table) -> None:
     page = text(table.page())
     assert "Pick at random" in page
     assert "Ana leads" in page and "Ben leads" in page
+    assert "Start the first hand: pick the leader or draw lots (R3)" in page
     response = table.start(leader="1")
     assert response.status_code == 303
     page = text(table.page())

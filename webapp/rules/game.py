@@ -468,7 +468,8 @@ class GameState:
             return f"Game over: {self.options.side_name(self.winner)} won"
         if self.status is Status.AWAITING_START:
             if self.next_leader is None:
-                return "Start the next hand: pick the leader or draw lots (R3)"
+                which = "first" if self.hand_number == 0 else "next"
+                return f"Start the {which} hand: pick the leader or draw lots (R3)"
             return f"Start the next hand: {self.name(self.next_leader)} leads (R3)"
         hand = self.hand
         assert hand is not None
