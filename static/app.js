@@ -288,7 +288,11 @@
     var guarded = event.target.closest && event.target.closest("[data-guard]");
     if (!guarded || !shownAt) return;
     var shown = shownAt.get(guarded);
-    if (shown === undefined) return;
+    if (shown === undefined) {
+      // Swapped in but not yet announced by htmx: it appeared this very moment.
+      shown = performance.now();
+      shownAt.set(guarded, shown);
+    }
     var early = performance.now() - shown < GUARD_MS;
     var pressedBefore = event.detail > 0 && lastPress < shown; // keyboard clicks have no press
     if (early || pressedBefore) {
