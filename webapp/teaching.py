@@ -98,9 +98,7 @@ def rounding_reasons(pips: Iterable[int], rounding: str = "nearest") -> list[dic
 
 
 def _register(state: BlueprintSetupState) -> None:
-    state.app.jinja_env.globals.update(
-        diagram=diagram, round_to_five=round_to_five, rounding_reasons=rounding_reasons
-    )
+    state.app.jinja_env.globals.update(diagram=diagram, round_to_five=round_to_five)
     state.app.jinja_env.filters["tile_names"] = tile_names
 
 
