@@ -14,7 +14,9 @@ from babel.messages.catalog import Catalog
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 from flask import Flask
+from flask.testing import FlaskClient
 
+from tests.web.conftest import Table
 from webapp import create_app
 from webapp.i18n import LANGUAGES, TRANSLATIONS
 
@@ -85,6 +87,11 @@ def pseudo_folder(tmp_path_factory: pytest.TempPathFactory, extracted: Catalog) 
     with (messages / "messages.mo").open("wb") as target:
         write_mo(target, catalog)
     return folder
+
+
+@pytest.fixture
+def table(app: Flask, client: FlaskClient) -> Table:
+    return Table(app, client)
 
 
 @pytest.fixture
