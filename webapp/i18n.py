@@ -46,6 +46,11 @@ def compile_catalogs(folder: Path) -> None:
         try:
             with po.open("rb") as source:
                 catalog = read_po(source, locale=po.parent.parent.name)
+            for message in list(catalog):
+                # A plural not translated in every form is left out, so it reads in English
+                # (write_mo keeps it, and gettext would print its empty forms).
+                if message.id and message.pluralizable and not all(message.string):
+                    catalog.delete(message.id, message.context)
             handle, temporary = tempfile.mkstemp(dir=po.parent, prefix=".messages-", suffix=".mo")
             try:
                 with os.fdopen(handle, "wb") as target:

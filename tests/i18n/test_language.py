@@ -235,3 +235,17 @@ def test_a_fresh_clone_compiles_every_committed_catalog(tmp_path: Path) -> None:
     compile_catalogs(copy)
     for language in LANGUAGES:
         assert (copy / language / "LC_MESSAGES" / "messages.mo").exists(), language
+
+
+def test_a_plural_not_yet_translated_in_every_form_reads_in_english(tmp_path: Path) -> None:
+    messages = tmp_path / "lo" / "LC_MESSAGES"
+    messages.mkdir(parents=True)
+    (messages / "messages.po").write_text(
+        'msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=UTF-8\\n"\n'
+        '"Plural-Forms: nplurals=1; plural=0;\\n"\n\n'
+        'msgid "holds %(num)d tile"\nmsgid_plural "holds %(num)d tiles"\nmsgstr[0] ""\n',
+        encoding="utf-8",
+    )
+    compile_catalogs(tmp_path)
+    loaded = Translations.load(str(tmp_path), ["lo"])
+    assert loaded.ngettext("holds %(num)d tile", "holds %(num)d tiles", 2) == "holds %(num)d tiles"
