@@ -49,7 +49,8 @@ def compile_catalogs(folder: Path) -> None:
             for message in list(catalog):
                 # A plural not translated in every form is left out, so it reads in English
                 # (write_mo keeps it, and gettext would print its empty forms).
-                if message.id and message.pluralizable and not all(message.string):
+                forms = message.string
+                if message.id and isinstance(forms, tuple | list) and not all(forms):
                     catalog.delete(message.id, message.context)
             handle, temporary = tempfile.mkstemp(dir=po.parent, prefix=".messages-", suffix=".mo")
             try:
