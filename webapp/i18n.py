@@ -9,6 +9,7 @@ missing or older, so a fresh clone needs no extra step.
 
 from __future__ import annotations
 
+import functools
 import os
 import tempfile
 from pathlib import Path
@@ -76,6 +77,7 @@ def language() -> str:
     return request.accept_languages.best_match(languages) or DEFAULT
 
 
+@functools.cache
 def _own_name(code: str) -> str:
     """A language named in itself ("română", "ລາວ"), capitalised as a menu item."""
     name = Locale.parse(code).get_display_name(code) or code

@@ -71,7 +71,8 @@ def reader(request: pytest.FixtureRequest, browser: Any, live_server: str) -> It
 
 def check_fits(page: Page, what: str, shots: Path) -> None:
     language = page.evaluate("() => document.documentElement.lang")
-    page.screenshot(path=str(shots / f"{language}-{what}.png"), full_page=True)
+    # The whole page, but the rules (some 10,000 px tall): their first screen.
+    page.screenshot(path=str(shots / f"{language}-{what}.png"), full_page=what != "rules")
     found = page.evaluate(CUT_OFF)
     assert found["page"] <= found["screen"], f"{language} {what}: {found['page']}px wide"
     assert found["cut"] == [], f"{language} {what}: text cut off: {found['cut']}"
