@@ -1,6 +1,9 @@
 /* All Fives service worker: the app's shell and static files when the network is slow or gone.
    Served from the site root (so its scope is the whole app) by webapp/shell.py, which fills in
-   the version: a hash of the static files, so a changed file brings a fresh cache.
+   the version: a hash of the static files, so a changed file brings a fresh cache, and the
+   language: pages are kept in the language they were read in, so a device that switches
+   language gets a new worker (base.html names it with the language) and none of the pages
+   kept in the old one.
 
    - static files: cache first (their URLs do not change, the cache name does);
    - pages (navigations): network first, with a timeout; then the cached copy of that page;
@@ -11,7 +14,8 @@
 
 var VERSION = {{ version|tojson }};
 var STATIC_CACHE = "allfives-static-" + VERSION;
-var PAGE_CACHE = "allfives-pages-" + VERSION;
+var LANGUAGE = {{ language|tojson }};
+var PAGE_CACHE = "allfives-pages-" + VERSION + "-" + LANGUAGE;
 var OFFLINE = {{ offline_url|tojson }};
 var SHELL = {{ shell|tojson }};
 var STATIC_PREFIX = {{ static_prefix|tojson }};

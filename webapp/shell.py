@@ -13,6 +13,7 @@ from pathlib import Path
 
 from flask import Blueprint, Flask, current_app, jsonify, render_template, url_for
 from flask.typing import ResponseReturnValue
+from flask_babel import get_locale
 
 bp = Blueprint("shell", __name__)
 
@@ -74,6 +75,9 @@ def worker() -> ResponseReturnValue:
         shell=shell,
         offline_url=url_for(".offline"),
         static_prefix=static_prefix,
+        # Pages are kept per language: base.html names the worker with the page's language,
+        # so a device that switches gets a new worker whose page cache starts afresh.
+        language=str(get_locale()),
     )
     # Always checked with the server, so a new version is seen on the next visit.
     headers = {"Content-Type": "text/javascript; charset=utf-8", "Cache-Control": "no-cache"}

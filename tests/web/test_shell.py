@@ -62,5 +62,5 @@ def test_every_page_links_the_manifest_and_the_phone_script(client: FlaskClient)
     page = client.get("/").get_data(as_text=True)
     assert '<link rel="manifest" href="/manifest.webmanifest">' in page
     assert '<script src="/static/app.js" defer></script>' in page
-    assert 'data-worker="/sw.js"' in page
+    assert 'data-worker="/sw.js?lang=en"' in page
     assert '<meta name="color-scheme" content="light dark">' in page

@@ -320,7 +320,8 @@ def test_every_step_of_the_guided_hand_renders(client: FlaskClient) -> None:
         assert page.status_code == 200, number
         assert f"Step {number} of {total}" in text(page)
         assert no_inline_script_or_style(page.text)
-    assert client.get("/learn").text == client.get("/learn/1").text
+    first = client.get("/learn").text
+    assert first.split("<main", 1)[1] == client.get("/learn/1").text.split("<main", 1)[1]
 
 
 def test_next_and_back_walk_the_hand(client: FlaskClient) -> None:
