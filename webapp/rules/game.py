@@ -196,7 +196,9 @@ class GameState:
         elif isinstance(action, Correct):
             new, outcome = self._correct(action)
         else:
-            raise IllegalAction("bad_action", N_("%(action)s is not an action", action=repr(action)))
+            raise IllegalAction(
+                "bad_action", N_("%(action)s is not an action", action=repr(action))
+            )
         return replace(new, done=outcome.message, previous=self), outcome
 
     def _undo(self) -> tuple[GameState, Outcome]:
@@ -245,7 +247,9 @@ class GameState:
                 "R21",
             )
         if not 0 <= leader < self.options.player_count:
-            raise IllegalAction("bad_seat", N_("seat %(seat)s is not at this table", seat=leader + 1))
+            raise IllegalAction(
+                "bad_seat", N_("seat %(seat)s is not at this table", seat=leader + 1)
+            )
         if self.next_leader is not None and leader != self.next_leader:
             raise IllegalAction(
                 "wrong_leader",
@@ -285,7 +289,9 @@ class GameState:
     def _check_can_play(self, tile: Tile, seat: int | None, check_fit: bool = True) -> Hand:
         hand = self._check_turn(seat, N_("play"))
         if tile in hand.layout.tiles:
-            raise IllegalAction("already_played", N_("%(tile)s was already played", tile=str(tile)), "R1")
+            raise IllegalAction(
+                "already_played", N_("%(tile)s was already played", tile=str(tile)), "R1"
+            )
         if check_fit and hand.layout.lead is not None and not hand.layout.fits(tile):
             raise IllegalAction("no_match", hand.layout.why_not(tile), "R5")
         if hand.layout.lead is None:
@@ -413,7 +419,9 @@ class GameState:
         reports = action.by_seat
         for seat in reports:
             if not 0 <= seat < self.options.player_count:
-                raise IllegalAction("bad_seat", N_("seat %(seat)s is not at this table", seat=seat + 1))
+                raise IllegalAction(
+                    "bad_seat", N_("seat %(seat)s is not at this table", seat=seat + 1)
+                )
         check_reports(reports, hand.held, hand.unplayed, hand.boneyard, self.options.players)
         pips = tuple(reports.get(seat, Report(0)).pips for seat in range(len(hand.held)))
         sides = [self.options.side_of(seat) for seat in range(len(hand.held))]
@@ -453,9 +461,7 @@ class GameState:
         )
         return state, Outcome(
             "end_hand",
-            message=N_(
-                "Hand %(number)s settled: %(changes)s", number=hand.number, changes=changes
-            ),
+            message=N_("Hand %(number)s settled: %(changes)s", number=hand.number, changes=changes),
             next=state.next_step(),
             result=result,
         )
@@ -532,9 +538,7 @@ class GameState:
                 if self.hand_number == 0:
                     return N_("Start the first hand: pick the leader or draw lots (R3)")
                 return N_("Start the next hand: pick the leader or draw lots (R3)")
-            return N_(
-                "Start the next hand: %(name)s leads (R3)", name=self.name(self.next_leader)
-            )
+            return N_("Start the next hand: %(name)s leads (R3)", name=self.name(self.next_leader))
         hand = self.hand
         assert hand is not None
         if self.status is Status.HAND_OVER:

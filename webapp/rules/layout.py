@@ -141,6 +141,7 @@ def arm_name(arm: Arm) -> Message:
         return named
     return N_("%(tile)s %(direction)s", tile=str(arm.spinner), direction=named)
 
+
 SIDES: Final = (Arm.LEFT, Arm.RIGHT)
 BRANCHES: Final = (Arm.UP, Arm.DOWN)
 

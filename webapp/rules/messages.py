@@ -29,20 +29,29 @@ from typing import Final, Literal, TypeAlias
 
 Param: TypeAlias = "str | int | Message | Items"
 
-# How a list reads in English, and the CLDR list style (babel.lists.format_list) elsewhere.
-JOINERS: Final = {"unit": ", ", "or": " or ", "and": " and "}
+# The CLDR list style (babel.lists.format_list) a list is said in, outside English.
 LIST_STYLES: Final = {"unit": "unit", "or": "or", "and": "standard"}
 
 
 @dataclass(frozen=True, slots=True)
 class Items:
-    """A list shown in a sentence: ``unit`` (``3, 2``), ``or`` (``left or right``), ``and``."""
+    """A list shown in a sentence: ``unit`` (``3, 2``), ``or`` (``left or right``), ``and``
+    (``Ana, Ben and Cy``).
+
+    >>> [str(Items(("Ana", "Ben", "Cy"), style)) for style in ("unit", "or", "and")]
+    ['Ana, Ben, Cy', 'Ana or Ben or Cy', 'Ana, Ben and Cy']
+    """
 
     values: tuple[Param, ...]
     style: Literal["unit", "or", "and"] = "unit"
 
     def __str__(self) -> str:
-        return JOINERS[self.style].join(str(value) for value in self.values)
+        words = [str(value) for value in self.values]
+        if self.style == "or":
+            return " or ".join(words)
+        if self.style == "and" and len(words) > 1:
+            return ", ".join(words[:-1]) + " and " + words[-1]
+        return ", ".join(words)
 
 
 class Message(str):
@@ -89,4 +98,3 @@ def NP_(singular: str, plural: str, num: int, **params: Param) -> Message:  # no
     """A message with a singular and a plural form chosen by ``num`` (also the ``%(num)s``
     parameter, as in Flask-Babel's ``ngettext``); extraction keyword ``NP_:1,2``."""
     return Message(singular, {"num": num, **params}, plural, num)
-
