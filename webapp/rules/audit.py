@@ -40,7 +40,7 @@ from dataclasses import dataclass
 from .evidence import unplaced
 from .hand import Hand, Move
 from .layout import Arm, arm_name
-from .messages import Items, Message, N_, NP_
+from .messages import N_, NP_, Items, Message
 from .settlement import Report
 from .tiles import Tile
 

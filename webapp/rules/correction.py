@@ -37,17 +37,20 @@ taken back (R5)
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from .actions import Correct, Draw, Pass, Play, StartHand
 from .errors import IllegalAction, RuleError
 from .hand import Hand, Move
 from .layout import arm_name
-from .messages import Message, N_, NP_
+from .messages import N_, NP_, Message
 from .tiles import Tile
 
 if TYPE_CHECKING:
     from .game import GameState
+
+
+_UNSAID: Final = Message("", {})
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,7 +64,7 @@ class Fixed:
     dropped: tuple[Move, ...]  # the later moves no longer in effect, as they were entered
     refusal: RuleError | None  # why the first of those no longer fits
     turned: tuple[int, int] | None = None  # the first kept move now another's: (number, seat)
-    message: Message = Message("", {})  # set by ``correct``
+    message: Message = _UNSAID  # set by ``correct``
 
     @property
     def stopped(self) -> int | None:

@@ -39,7 +39,7 @@ from typing import NamedTuple
 
 from .errors import RecordContradiction
 from .hand import Hand, Move
-from .messages import Items, Message, N_, NP_
+from .messages import N_, NP_, Items, Message
 from .tiles import DOUBLE_SIX
 
 _INDEX = {tile: i for i, tile in enumerate(DOUBLE_SIX)}

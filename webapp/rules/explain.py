@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 from .hand import Move
 from .layout import Arm, Layout, Placement, arm_name, points_for
-from .messages import Message, N_
+from .messages import N_, Message
 from .settlement import round_to_five
 from .tiles import Tile
 

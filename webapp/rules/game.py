@@ -29,7 +29,7 @@ from .actions import Action, Correct, Draw, EndHand, Pass, Play, StartHand, Undo
 from .errors import IllegalAction
 from .hand import Hand, HandEnd
 from .layout import Arm, Placement, arm_name
-from .messages import Items, Message, N_, NP_
+from .messages import N_, NP_, Items, Message
 from .options import Finish, Options
 from .settlement import Report, check_reports
 from .tiles import Tile

@@ -12,8 +12,8 @@ import enum
 from dataclasses import dataclass, replace
 
 from .errors import IllegalAction
-from .messages import N_, NP_
 from .layout import Arm, Layout
+from .messages import N_, NP_
 from .options import Options
 from .tiles import DOUBLE_SIX, Tile
 

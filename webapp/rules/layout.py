@@ -28,7 +28,7 @@ from functools import cached_property
 from typing import ClassVar, Final
 
 from .errors import IllegalAction
-from .messages import Items, Message, N_
+from .messages import N_, Items, Message
 from .tiles import Tile
 from .variant import SEED, Variant
 

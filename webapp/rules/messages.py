@@ -89,12 +89,18 @@ class Message(str):
         return (Message, (self.template, dict(self.params), self.plural, self.num))
 
 
-def N_(template: str, **params: Param) -> Message:  # noqa: N802 - the gettext marker idiom
+def N_(template: str, **params: Param) -> Message:
     """A message from an English template; its name is the extraction keyword ``N_``."""
     return Message(template, params)
 
 
-def NP_(singular: str, plural: str, num: int, **params: Param) -> Message:  # noqa: N802
+def NP_(singular: str, plural: str, num: int, **params: Param) -> Message:
     """A message with a singular and a plural form chosen by ``num`` (also the ``%(num)s``
     parameter, as in Flask-Babel's ``ngettext``); extraction keyword ``NP_:1,2``."""
     return Message(singular, {"num": num, **params}, plural, num)
+
+
+def listed(items: Items) -> Message:
+    """A message that is only a list ("Muggins, rounding up"): nothing of its own to translate,
+    its items are (so no extraction keyword: its template is never in a catalog)."""
+    return Message("%(items)s", {"items": items})

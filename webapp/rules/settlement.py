@@ -19,7 +19,7 @@ from functools import cache
 from itertools import combinations
 
 from .errors import ImpossibleReport
-from .messages import Items, Message, N_, NP_, Param
+from .messages import N_, NP_, Items, Message, Param
 from .tiles import Tile
 
 
