@@ -455,8 +455,8 @@ class GameState:
         state = state._check_target(immediate=False)
         changes = Items(
             tuple(
-                N_("%(side)s %(delta)s", side=self.options.side_name(side), delta=f"{delta:+d}")
-                for side, delta in enumerate(settled)
+                N_("%(side)s %(delta)s", side=self.options.side_name(side), delta=signed)
+                for side, signed in enumerate(f"{delta:+d}" for delta in settled)
             )
         )
         return state, Outcome(

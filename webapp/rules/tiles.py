@@ -40,11 +40,12 @@ class Tile:
     def __init__(self, a: int, b: int) -> None:
         for half in (a, b):
             if not isinstance(half, int) or isinstance(half, bool) or not 0 <= half <= HIGHEST_PIP:
+                shown = f"{a}-{b}"
                 raise NotationError(
                     "not_in_set",
                     N_(
                         "%(tile)s is not a tile of a double-six set: each half has 0 to 6 pips",
-                        tile=f"{a}-{b}",
+                        tile=shown,
                     ),
                 )
         object.__setattr__(self, "a", a)
