@@ -60,8 +60,9 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.config["DATABASE_URL"] = url
     app.extensions["allfives_store"] = open_store(url, app.config["SQLITE_SYNCHRONOUS"])
 
-    from . import api, compress, disputes, errors, fixes, pages, security, shell, teaching
+    from . import api, compress, disputes, errors, fixes, pages, security, shell, teaching, words
 
+    words.register(app)  # after Flask-Babel's own set-up, if the app has one
     security.behind_proxy(app)
     limits.register(app)
 

@@ -13,6 +13,7 @@ from pathlib import Path
 
 from flask import Blueprint, Flask, current_app, jsonify, render_template, url_for
 from flask.typing import ResponseReturnValue
+from flask_babel import gettext
 
 bp = Blueprint("shell", __name__)
 
@@ -47,7 +48,7 @@ def manifest() -> ResponseReturnValue:
         "id": url_for("pages.home"),
         "name": NAME,
         "short_name": NAME,
-        "description": "Score-keeping for All Fives dominoes, one phone at the table.",
+        "description": gettext("Score-keeping for All Fives dominoes, one phone at the table."),
         "start_url": url_for("pages.home"),
         "scope": url_for("pages.home"),
         "display": "standalone",
@@ -82,7 +83,7 @@ def worker() -> ResponseReturnValue:
 
 @bp.get("/offline")
 def offline() -> ResponseReturnValue:
-    return render_template("offline.html", title="Offline")
+    return render_template("offline.html", title=gettext("Offline"))
 
 
 def register(app: Flask) -> None:

@@ -29,7 +29,8 @@ from typing import Final, Literal, TypeAlias
 
 Param: TypeAlias = "str | int | Message | Items"
 
-# The CLDR list style (babel.lists.format_list) a list is said in, outside English.
+# The CLDR list style (babel.lists.format_list) a list is said in, in languages other than
+# English; English keeps the engine's own joiners below ("3, 2", "a or b or c", "a, b and c").
 LIST_STYLES: Final = {"unit": "unit", "or": "or", "and": "standard"}
 
 
@@ -46,7 +47,10 @@ class Items:
     style: Literal["unit", "or", "and"] = "unit"
 
     def __str__(self) -> str:
-        words = [str(value) for value in self.values]
+        return self.joined([str(value) for value in self.values])
+
+    def joined(self, words: list[str]) -> str:
+        """``words`` (the values, already said) joined as English joins this list."""
         if self.style == "or":
             return " or ".join(words)
         if self.style == "and" and len(words) > 1:
