@@ -9,7 +9,6 @@ from typing import Any
 
 from flask import Blueprint, abort, jsonify, request
 from flask.typing import ResponseReturnValue
-from flask_babel import gettext
 
 from . import present
 from .games import create_game, remember, store
@@ -17,7 +16,7 @@ from .limits import IMPORT_BODY_LIMIT, creating, importing
 from .rules import Outcome, RuleError, from_dict
 from .rules.messages import N_
 from .store import GameNotFound, Snapshot
-from .words import refusal_data, say
+from .words import gettext, refusal_data, say
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 

@@ -18,7 +18,6 @@ from typing import Any, TypeVar
 
 from flask import Blueprint, abort, current_app, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
-from flask_babel import get_locale, gettext, ngettext
 from markupsafe import Markup
 
 from . import present
@@ -52,7 +51,7 @@ from .rules.rescore import Rescore, changed
 from .screen import picker_tiles
 from .security import public_url
 from .store import Snapshot
-from .words import say, say_capitalized
+from .words import get_locale, gettext, ngettext, say, say_capitalized
 
 bp = Blueprint("disputes", __name__)
 View = TypeVar("View", bound=Callable[..., ResponseReturnValue])

@@ -7,7 +7,6 @@ import sqlite3
 from flask import Flask, Response, jsonify, render_template, request
 from flask.globals import request_ctx
 from flask.typing import ResponseReturnValue
-from flask_babel import gettext
 from sqlalchemy.exc import OperationalError
 from werkzeug.exceptions import HTTPException
 
@@ -15,7 +14,7 @@ from . import present
 from .limits import retry_after
 from .rules import RuleError
 from .store import GameNotFound, StaleRevision
-from .words import refusal_data, say
+from .words import gettext, refusal_data, say
 
 
 def _first_and_last(error: BaseException) -> str:

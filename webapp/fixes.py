@@ -15,7 +15,6 @@ from typing import Any
 
 from flask import Blueprint, abort, redirect, render_template, request, session, url_for
 from flask.typing import ResponseReturnValue
-from flask_babel import gettext
 
 from .drawing import draw_layout
 from .games import store
@@ -38,7 +37,7 @@ from .rules.correction import can_fix, words
 from .rules.messages import N_
 from .screen import Notice, PickerTile, refusal_notice
 from .store import Snapshot, StaleRevision
-from .words import say
+from .words import gettext, say
 
 bp = Blueprint("fixes", __name__)
 

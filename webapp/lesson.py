@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cache
 
-from flask_babel import LazyString, lazy_gettext
+from flask_babel import LazyString
 
 from .rules import (
     Action,
@@ -26,6 +26,7 @@ from .rules import (
     Tile,
 )
 from .rules.explain import Reason, explain_move, explain_rounding
+from .words import lazy_gettext
 
 PLAYERS = ("Ana", "Ben", "Cy")
 DEAL_OPTION = "5"  # five tiles each, so that the hand is short enough to read through

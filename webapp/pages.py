@@ -14,7 +14,6 @@ from typing import Any
 
 from flask import Blueprint, Response, redirect, render_template, request, session, url_for
 from flask.typing import ResponseReturnValue
-from flask_babel import format_timedelta, gettext
 
 from . import disputes, fixes, screen, teaching
 from .drawing import piece_svg, qr_svg, tile_svg, tile_symbols, tile_use
@@ -45,7 +44,7 @@ from .rules.messages import N_
 from .rules.options import OPTION_SPECS, PRESET_LIST, TARGET_SENTENCE
 from .security import public_url
 from .store import Snapshot, StaleRevision
-from .words import say
+from .words import format_timedelta, gettext, say
 
 bp = Blueprint("pages", __name__)
 
@@ -117,7 +116,7 @@ def _ago(when: datetime) -> str:
     since = datetime.now(UTC).replace(tzinfo=None) - when
     if since.total_seconds() < 60:
         return gettext("just now")
-    return format_timedelta(-since, add_direction=True)
+    return format_timedelta(-since)
 
 
 # --- new game ----------------------------------------------------------------------------------

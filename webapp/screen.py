@@ -17,7 +17,6 @@ from dataclasses import asdict, dataclass, field
 from typing import Any, ClassVar
 
 from flask import url_for
-from flask_babel import gettext, ngettext
 
 from . import present
 from .drawing import Drawing, draw_layout
@@ -36,7 +35,7 @@ from .rules import (
 from .rules.layout import arm_name
 from .rules.messages import Items
 from .store import Snapshot
-from .words import say, say_capitalized
+from .words import gettext, ngettext, say, say_capitalized
 
 # --- what the last tap did ---------------------------------------------------------------------
 

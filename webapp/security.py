@@ -19,11 +19,11 @@ from urllib.parse import urlsplit
 from flask import Flask, abort, current_app, request, session, url_for
 from flask.sessions import SecureCookieSessionInterface
 from flask.wrappers import Response
-from flask_babel import gettext, lazy_gettext
 from werkzeug.middleware.proxy_fix import ProxyFix
 from werkzeug.sansio.utils import host_is_trusted
 
 from .errors import StartupError
+from .words import gettext, lazy_gettext
 
 CSP = "; ".join(
     [

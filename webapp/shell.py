@@ -13,7 +13,8 @@ from pathlib import Path
 
 from flask import Blueprint, Flask, current_app, jsonify, render_template, url_for
 from flask.typing import ResponseReturnValue
-from flask_babel import gettext
+
+from .words import gettext
 
 bp = Blueprint("shell", __name__)
 

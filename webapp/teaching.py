@@ -16,7 +16,6 @@ from typing import Any
 from flask import Blueprint, abort, redirect, render_template, request, url_for
 from flask.blueprints import BlueprintSetupState
 from flask.typing import ResponseReturnValue
-from flask_babel import gettext
 from markupsafe import Markup, escape
 
 from . import lesson
@@ -30,7 +29,7 @@ from .rules.options import PRESET_LIST, PRESETS
 from .rules.practice import Board, Step
 from .rules.settlement import round_to_five
 from .screen import PickerTile
-from .words import end_name, say, say_capitalized
+from .words import end_name, gettext, say, say_capitalized
 
 bp = Blueprint("teaching", __name__)
 

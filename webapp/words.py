@@ -18,12 +18,14 @@ itself (an option's title, an audit sentence) gets it said too: :func:`register`
 
 from __future__ import annotations
 
+from datetime import timedelta
 from typing import TYPE_CHECKING
 
+import flask_babel
 from babel import Locale
 from babel.lists import format_list
 from babel.numbers import format_decimal
-from flask_babel import Babel, get_locale, get_translations
+from flask_babel import Babel, LazyString, get_translations
 
 from .rules import Arm, RuleError
 from .rules.layout import arm_name
@@ -37,8 +39,35 @@ SOURCE = "en"  # the language the engine's templates are written in
 
 def say(said: object) -> str:
     """``said`` in the reader's language: a message translated, anything else as text."""
-    locale = get_locale() or Locale.parse(SOURCE)
-    return _say(said, locale)
+    return _say(said, get_locale())
+
+
+# Flask-Babel's own functions for the web layer's sentences, typed (the library has no type
+# information); the extraction keywords stay theirs: gettext, ngettext:1,2, lazy_gettext.
+
+
+def gettext(string: str, **variables: object) -> str:
+    return str(flask_babel.gettext(string, **variables))
+
+
+def ngettext(singular: str, plural: str, num: int, **variables: object) -> str:
+    return str(flask_babel.ngettext(singular, plural, num, **variables))
+
+
+def lazy_gettext(string: str, **variables: object) -> LazyString:
+    """For a sentence kept in a module constant: said when it is printed."""
+    return flask_babel.lazy_gettext(string, **variables)
+
+
+def format_timedelta(delta: timedelta) -> str:
+    """How long ago (negative) or from now, as the reader's language says it."""
+    return str(flask_babel.format_timedelta(delta, add_direction=True))
+
+
+def get_locale() -> Locale:
+    """The request's locale; the engine's own language outside a request."""
+    found = flask_babel.get_locale()
+    return found if isinstance(found, Locale) else Locale.parse(SOURCE)
 
 
 def say_capitalized(said: object) -> str:
@@ -97,6 +126,6 @@ def _message(said: Message, locale: Locale) -> str:
         template = translations.ungettext(said.template, said.plural, said.num)
         english = said.template if said.num == 1 else said.plural
     try:
-        return template % params
+        return str(template % params)
     except (KeyError, ValueError, TypeError):  # a translation with other placeholders
         return english % params

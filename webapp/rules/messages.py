@@ -31,7 +31,11 @@ Param: TypeAlias = "str | int | Message | Items"
 
 # The CLDR list style (babel.lists.format_list) a list is said in, in languages other than
 # English; English keeps the engine's own joiners below ("3, 2", "a or b or c", "a, b and c").
-LIST_STYLES: Final = {"unit": "unit", "or": "or", "and": "standard"}
+LIST_STYLES: Final[Mapping[str, Literal["unit", "or", "standard"]]] = {
+    "unit": "unit",
+    "or": "or",
+    "and": "standard",
+}
 
 
 @dataclass(frozen=True, slots=True)
