@@ -61,10 +61,12 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.extensions["allfives_store"] = open_store(url, app.config["SQLITE_SYNCHRONOUS"])
 
     from . import api, compress, disputes, errors, fixes, i18n, pages, security, shell, teaching
+    from . import words
 
     security.behind_proxy(app)
     limits.register(app)
     i18n.register(app)  # the reader's language, before any page is rendered
+    words.register(app)  # engine messages printed by templates, in that language
 
     app.register_blueprint(api.bp)
     app.register_blueprint(pages.bp)

@@ -14,7 +14,9 @@ from . import present
 from .games import create_game, remember, store
 from .limits import IMPORT_BODY_LIMIT, creating, importing
 from .rules import Outcome, RuleError, from_dict
+from .rules.messages import N_
 from .store import GameNotFound, Snapshot
+from .words import gettext, refusal_data, say
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
@@ -27,20 +29,24 @@ def _body() -> dict[str, Any]:
     """The request's JSON object, its text in Unicode NFC (so "José" typed either way is one
     name); a 400 saying why for anything else."""
     if not request.is_json:
-        abort(415, "send a JSON body with Content-Type: application/json")
+        abort(415, gettext("send a JSON body with Content-Type: application/json"))
     try:
         body = request.get_json(silent=True)
     except RecursionError:  # the parser's own limit, about 1,000 levels
-        abort(400, f"the JSON body is nested too deeply (at most {MAX_NESTING} levels)")
+        abort(400, _too_deep())
     if not isinstance(body, dict):
-        abort(400, "the body must be a JSON object")
+        abort(400, gettext("the body must be a JSON object"))
     normal: dict[str, Any] = _normalised(body, MAX_NESTING)
     return normal
 
 
+def _too_deep() -> str:
+    return gettext("the JSON body is nested too deeply (at most %(most)s levels)", most=MAX_NESTING)
+
+
 def _normalised(value: Any, depth: int) -> Any:
     if depth <= 0:
-        abort(400, f"the JSON body is nested too deeply (at most {MAX_NESTING} levels)")
+        abort(400, _too_deep())
     if isinstance(value, str):
         return unicodedata.normalize("NFC", value)
     if isinstance(value, list):
@@ -59,7 +65,7 @@ def create() -> ResponseReturnValue:
     body = _body()
     rules = body.get("rules") or {}
     if not isinstance(rules, dict):
-        raise RuleError("bad_rules", 'rules must be an object such as {"preset": "seed"}')
+        raise RuleError("bad_rules", N_('rules must be an object such as {"preset": "seed"}'))
     snapshot = create_game(body.get("players"), body.get("partnership", False), rules)
     return jsonify(present.game_data(snapshot)), 201
 
@@ -109,8 +115,8 @@ def act(game_id: str) -> ResponseReturnValue:
                 "points": outcome.points,
                 "count": outcome.count,
                 "breakdown": outcome.breakdown,
-                "message": outcome.message,
-                "next": outcome.next,
+                "message": say(outcome.message),
+                "next": say(outcome.next),
                 **_fixed(outcome),
             },
         }
@@ -122,7 +128,7 @@ def _fixed(outcome: Outcome) -> dict[str, Any]:
     fixed = outcome.fixed
     if fixed is None:
         return {}
-    refusal = fixed.refusal.as_dict() if fixed.refusal else None
+    refusal = refusal_data(fixed.refusal) if fixed.refusal else None
     return {
         "fixed": {"entry": fixed.entry, "kept": fixed.kept, "stopped": fixed.stopped},
         "taken_back": len(fixed.dropped),
@@ -136,7 +142,7 @@ def _editable(game_id: str) -> Snapshot:
         return store().get(game_id)
     except GameNotFound:
         store().get_by_view(game_id)  # 404 unless it is a view link
-        abort(403, "this is a view-only link: it cannot change the game")
+        abort(403, gettext("this is a view-only link: it cannot change the game"))
 
 
 def _by_seat(snapshot: Snapshot, body: dict[str, Any]) -> dict[str, Any]:
@@ -146,7 +152,10 @@ def _by_seat(snapshot: Snapshot, body: dict[str, Any]) -> dict[str, Any]:
     def seat_of(name: object) -> int:
         if isinstance(name, str) and name.strip().casefold() in names:
             return names[name.strip().casefold()]
-        raise RuleError("bad_player", f"{str(name)[:30]!r} is not a player in this game")
+        raise RuleError(
+            "bad_player",
+            N_("%(shown)s is not a player in this game", shown=repr(str(name)[:30])),
+        )
 
     action = {k: v for k, v in body.items() if k not in ("seq", "player", "starter")}
     if body.get("type") == "start_hand" and body.get("starter") is not None:

@@ -51,6 +51,7 @@ from .rules.rescore import Rescore, changed
 from .screen import picker_tiles
 from .security import public_url
 from .store import Snapshot
+from .words import get_locale, gettext, ngettext, say, say_capitalized
 
 bp = Blueprint("disputes", __name__)
 View = TypeVar("View", bound=Callable[..., ResponseReturnValue])
@@ -236,7 +237,7 @@ def older_hands(shown: Reader, real: Snapshot, log: list[dict[str, Any]]) -> Mar
         return Markup("")
     notes = disputes_of(real)
     numbers = tuple(hand["number"] for hand in older)
-    key = ("older", shown.id, notes["prefix"], numbers)
+    key = ("older", shown.id, notes["prefix"], numbers, str(get_locale()))  # said in a language
     found = _cached(key)
     if not isinstance(found, Markup):
         found = Markup(render_template("_log_older.html", hands=older, notes=notes, snap=shown))
@@ -270,12 +271,20 @@ def more_of(snapshot: Snapshot, viewer: bool, log: list[dict[str, Any]]) -> dict
     state = snapshot.state
     links = []
     if state.status is Status.PLAYING:
-        links.append(("Check a play", "without entering it", _url("check", table)))
+        links.append(
+            (gettext("Check a play"), gettext("without entering it"), _url("check", table))
+        )
     if state.hand_number:
         number = state.hand_number
-        links.append((f"Replay hand {number}", "", _url("replay_hand", table, number=number)))
+        links.append(
+            (
+                gettext("Replay hand %(number)s", number=number),
+                "",
+                _url("replay_hand", table, number=number),
+            )
+        )
     if state.results:
-        links.append(("Rescore under other rules", "", _url("rescore", table)))
+        links.append((gettext("Rescore under other rules"), "", _url("rescore", table)))
     notes = disputes_of(snapshot) if state.results else {"audits": {}, "last": None}
     between = state.status in (Status.AWAITING_START, Status.GAME_OVER)
     last = notes["audits"].get(notes["last"]) if between else None
@@ -384,8 +393,7 @@ def _ends(state: GameState, tile: Tile) -> list[dict[str, Any]]:
 
 
 def _refusal(refusal: RuleError) -> dict[str, Any]:
-    text = refusal.message[:1].upper() + refusal.message[1:]
-    return {"text": text, "rule": refusal.rule, "code": refusal.code}
+    return {"text": say_capitalized(refusal.message), "rule": refusal.rule, "code": refusal.code}
 
 
 def _last_tile(hand: Any) -> Tile | None:
@@ -402,7 +410,7 @@ def _last_tile(hand: Any) -> Tile | None:
 def replay_latest(key: str, viewer: bool) -> ResponseReturnValue:
     table = _table(key, viewer)
     if table.state.hand_number == 0:
-        abort(404, "No hand has been played in this game yet: there is nothing to replay.")
+        abort(404, gettext("No hand has been played in this game yet: there is nothing to replay."))
     return redirect(_url("replay_hand", table, number=table.state.hand_number))
 
 
@@ -422,7 +430,16 @@ def replay_step(key: str, viewer: bool, number: int, step: int) -> ResponseRetur
     played = _played(table, number, history)
     moves = played.hand.moves
     if not 0 <= step <= len(moves):
-        abort(404, f"Hand {number} has {len(moves)} moves: there is no move {step}.")
+        abort(
+            404,
+            ngettext(
+                "Hand %(number)s has %(num)s move: there is no move %(step)s.",
+                "Hand %(number)s has %(num)s moves: there is no move %(step)s.",
+                len(moves),
+                number=number,
+                step=step,
+            ),
+        )
     layout = moves[step].before if step < len(moves) else played.hand.layout
     move = moves[step - 1] if step else None
     last = move.tile if move is not None and move.kind == "play" else None
@@ -473,7 +490,7 @@ def replay_step(key: str, viewer: bool, number: int, step: int) -> ResponseRetur
 def _played(table: Table, number: int, history: History | None = None) -> PlayedHand:
     played = (history or history_of(table.snapshot)).hand(number)
     if played is None:
-        abort(404, f"There is no hand {number} in this game.")
+        abort(404, gettext("There is no hand %(number)s in this game.", number=number))
     return played
 
 
@@ -496,9 +513,9 @@ def _result_view(options: Options, played: PlayedHand) -> dict[str, Any] | None:
     if hand.end is None:
         return {"settled": False, "end": None}
     ended = (
-        f"{options.players[hand.went_out]} went out (domino)"
+        gettext("%(name)s went out (domino)", name=options.players[hand.went_out])
         if hand.went_out is not None
-        else "Blocked: nobody could play"
+        else gettext("Blocked: nobody could play")
     )
     if result is None:
         return {"settled": False, "end": ended}
@@ -546,7 +563,7 @@ def rescore_page(key: str, viewer: bool) -> ResponseReturnValue:
         other = changed(options, **form)
         found = Rescore(history, replay(other, _logged(table.snapshot)[0]))
     except BadOptions as refusal:
-        error = refusal.message[:1].upper() + refusal.message[1:]
+        error = say_capitalized(refusal.message)
     return render_template(
         "rescore.html",
         table=table,
@@ -568,7 +585,10 @@ def rescore_page(key: str, viewer: bool) -> ResponseReturnValue:
 def _columns(found: Rescore) -> list[dict[str, Any]]:
     """The two ways of scoring: their rules in words, final scores, and how the game ends."""
     columns = []
-    for label, history in (("As played", found.played), ("Rescored", found.other)):
+    for label, history in (
+        (gettext("As played"), found.played),
+        (gettext("Rescored"), found.other),
+    ):
         options = history.options
         state = history.state
         columns.append(
@@ -629,12 +649,12 @@ def _cell(played: PlayedHand | None, side: int, options: Options) -> dict[str, A
 def _ended(options: Options, played: PlayedHand) -> str:
     hand = played.hand
     if hand.went_out is not None:
-        return f"{options.players[hand.went_out]} went out"
+        return gettext("%(name)s went out", name=options.players[hand.went_out])
     if hand.end is not None:
-        return "blocked"
-    return "not finished"
+        return gettext("blocked")
+    return gettext("not finished")
 
 
 def _rules_words(options: Options) -> str:
     """The rules in force, named as a table says them ("Muggins, rounding up"), and the target."""
-    return f"{options.title}; to {options.goal}"
+    return gettext("%(rules)s; to %(target)s", rules=say(options.title), target=options.goal)

@@ -14,6 +14,7 @@ from . import present
 from .limits import retry_after
 from .rules import RuleError
 from .store import GameNotFound, StaleRevision
+from .words import gettext, refusal_data, say
 
 
 def _first_and_last(error: BaseException) -> str:
@@ -50,40 +51,33 @@ def register(app: Flask) -> None:
         if _wants_json():
             # R7a: a refusal the table may overrule says so; send the action again with
             # "confirm": true to record it anyway.
-            body = {**error.as_dict(), "confirmable": error.confirmable}
+            body = {**refusal_data(error), "confirmable": error.confirmable}
             return jsonify({"error": body}), 422
-        return _page("Not allowed", error.message, 422, error.rule)
+        return _page(gettext("Not allowed"), say(error.message), 422, error.rule)
 
     @app.errorhandler(StaleRevision)
     def stale(error: StaleRevision) -> ResponseReturnValue:
         if not _wants_json():
-            return _page("Already changed", error.message, 409)
+            return _page(gettext("Already changed"), say(error.message), 409)
         body = {
-            "error": {"code": "stale_seq", "rule": None, "message": error.message},
+            "error": {"code": "stale_seq", "rule": None, "message": say(error.message)},
             "state": present.game_data(error.current),
         }
         return jsonify(body), 409
 
     @app.errorhandler(GameNotFound)
     def missing(_error: GameNotFound) -> ResponseReturnValue:
-        message = "There is no game at this address. Check the link, or start a new game."
+        message = gettext("There is no game at this address. Check the link, or start a new game.")
         if _wants_json():
             return jsonify(
                 {"error": {"code": "no_such_game", "rule": None, "message": message}}
             ), 404
-        return _page("No such game", message, 404)
+        return _page(gettext("No such game"), message, 404)
 
     @app.errorhandler(HTTPException)
     def http_error(error: HTTPException) -> ResponseReturnValue:
         code = error.code or 500
-        message = error.description or error.name
-        if code == 413:
-            message = "That request is too large."
-        elif code == 429:
-            message = (
-                "Too many requests from this device in a short time. Nothing was changed: "
-                "wait a minute, then try again."
-            )
+        title, message = _http_words(code, error)
         if _wants_json():
             body = {
                 "error": {
@@ -94,7 +88,7 @@ def register(app: Flask) -> None:
             }
             answer: ResponseReturnValue = (jsonify(body), code)
         else:
-            answer = _page(error.name, message, code)
+            answer = _page(title, message, code)
         if code != 429:
             return answer
         response = app.make_response(answer)
@@ -106,19 +100,48 @@ def register(app: Flask) -> None:
     def unavailable(error: Exception) -> ResponseReturnValue:
         # The database went away or the disk filled: one line in the log, not a traceback.
         app.logger.error("database unavailable: %s", _first_and_last(error))
-        message = "The game store is unavailable just now. Nothing was changed; try again soon."
+        message = gettext(
+            "The game store is unavailable just now. Nothing was changed; try again soon."
+        )
         if _wants_json():
             return jsonify(
                 {"error": {"code": "unavailable", "rule": None, "message": message}}
             ), 503
-        return _page("Try again soon", message, 503)
+        return _page(gettext("Try again soon"), message, 503)
 
     @app.errorhandler(Exception)
     def crashed(error: Exception) -> ResponseReturnValue:
         app.logger.exception("unhandled error", exc_info=error)
-        message = "Something went wrong on our side. Nothing was changed; please try again."
+        message = gettext(
+            "Something went wrong on our side. Nothing was changed; please try again."
+        )
         if _wants_json():
             return jsonify(
                 {"error": {"code": "server_error", "rule": None, "message": message}}
             ), 500
-        return _page("Sorry", message, 500)
+        return _page(gettext("Sorry"), message, 500)
+
+
+def _http_words(code: int, error: HTTPException) -> tuple[str, str]:
+    """An HTTP error's title and sentence in the reader's language. Our own ``abort(code,
+    sentence)`` calls pass a sentence already said; Werkzeug's stock descriptions are replaced
+    for the errors a player meets."""
+    stock = {
+        400: (gettext("Bad request"), gettext("The request could not be understood.")),
+        403: (gettext("Forbidden"), gettext("This link cannot change the game.")),
+        404: (gettext("Not found"), gettext("There is nothing at this address.")),
+        405: (gettext("Not allowed"), gettext("This address does not take that kind of request.")),
+        413: (gettext("Too large"), gettext("That request is too large.")),
+        429: (
+            gettext("Too many requests"),
+            gettext(
+                "Too many requests from this device in a short time. Nothing was changed: "
+                "wait a minute, then try again."
+            ),
+        ),
+    }
+    title, sentence = stock.get(code, (error.name, error.description or error.name))
+    own = type(error).description
+    if error.description and error.description != own and code not in (413, 429):
+        sentence = error.description  # a sentence of ours, said where it was raised
+    return title, sentence

@@ -34,8 +34,10 @@ from .rules import (
     whole_number,
 )
 from .rules.correction import can_fix, words
+from .rules.messages import N_
 from .screen import Notice, PickerTile, refusal_notice
 from .store import Snapshot, StaleRevision
+from .words import gettext, say
 
 bp = Blueprint("fixes", __name__)
 
@@ -53,7 +55,7 @@ def fix_entries(snap: Snapshot, viewer: bool) -> list[dict[str, Any]]:
         {
             "number": number,
             "kind": move.kind,
-            "text": words(move, names),
+            "text": say(words(move, names)),
             "points": move.points,
             "url": f"{base}{number}",
         }
@@ -74,14 +76,14 @@ def apply_fix(game_id: str, entry: int) -> ResponseReturnValue:
         correction = Correct(entry, _chosen())
         after, outcome = store().apply(game_id, seq, correction)
     except StaleRevision as stale:
-        notice = Notice("stale", stale.message)
+        notice = Notice("stale", say(stale.message))
         return _page(stale.current, entry, "", notice, status=409)
     except RuleError as refusal:
         notice = refusal_notice(refusal)
         return _page(store().get(game_id), entry, request.form.get("tile", ""), notice, 422)
     fixed = outcome.fixed
     tone = "stale" if fixed and fixed.dropped else "ok"
-    session["notice"] = Notice(tone, outcome.message, next=outcome.next).as_dict()
+    session["notice"] = Notice(tone, say(outcome.message), next=say(outcome.next)).as_dict()
     return redirect(url_for("pages.game", game_id=after.id), 303)
 
 
@@ -95,7 +97,7 @@ def _chosen() -> tuple[Play | Draw | Pass, ...]:
     if what == "draw":
         count = whole_number(request.form.get("count", ""), 2)
         if not count:
-            raise IllegalAction("bad_draw", "draw a whole number of tiles, 1 or more", "R6")
+            raise IllegalAction("bad_draw", N_("draw a whole number of tiles, 1 or more"), "R6")
         return (Draw(count),)
     if what == "pass_play":  # it was the next player's tile: the one entered passed first
         tile = Tile.parse(request.form.get("tile", ""))
@@ -105,7 +107,9 @@ def _chosen() -> tuple[Play | Draw | Pass, ...]:
         return (Pass(),)
     if what == "remove":
         return ()
-    raise IllegalAction("bad_correction", "say what the move really was: a tile, a draw or a pass")
+    raise IllegalAction(
+        "bad_correction", N_("say what the move really was: a tile, a draw or a pass")
+    )
 
 
 # --- the page ----------------------------------------------------------------------------------
@@ -122,9 +126,14 @@ def _page(
     hand = state.hand
     if hand is None or not can_fix(state) or not 1 <= entry <= len(hand.moves):
         if notice is not None:  # stale: the move is gone from the game as it is now
-            page = render_template("error.html", title="Already changed", message=notice.text)
+            page = render_template(
+                "error.html", title=gettext("Already changed"), message=notice.text
+            )
             return page, status
-        abort(404, f"There is no move {entry} to fix in the hand being played.")
+        abort(
+            404,
+            gettext("There is no move %(entry)s to fix in the hand being played.", entry=entry),
+        )
     names = state.options.players
     move = hand.moves[entry - 1]
     before = move.before
@@ -141,7 +150,7 @@ def _page(
         entry=entry,
         total=len(hand.moves),
         number=hand.number,
-        was=words(move, names),
+        was=say(words(move, names)),
         was_kind=move.kind,
         before=before,
         drawing=draw_layout(before, None) if before.lead else None,
@@ -186,7 +195,9 @@ def _places(state: GameState, entry: int, move: Move, tile: Tile) -> list[dict[s
         found.append(
             {
                 "arm": place.arm.value if place.arm else "",
-                "label": "Lead it" if lead or place.arm is None else f"{end_label(place.arm)} end",
+                "label": gettext("Lead it")
+                if lead or place.arm is None
+                else gettext("%(end)s end", end=end_label(place.arm)),
                 "points": place.points,
                 "breakdown": place.breakdown,
                 **choice,
@@ -209,14 +220,19 @@ def _choice(state: GameState, correction: Correct) -> dict[str, Any]:
     try:
         _after, outcome = state.apply(correction)
     except RuleError as refusal:
-        return {"allowed": False, "effect": refusal.message, "rule": refusal.rule}
+        return {"allowed": False, "effect": say(refusal.message), "rule": refusal.rule}
     fixed = outcome.fixed
     assert fixed is not None
     by = state.options.players[fixed.now[-1].seat] if fixed.now else None
     if fixed.dropped:
-        effect = f"move {fixed.stopped} would no longer fit: {len(fixed.dropped)} taken back"
+        effect = gettext(
+            "move %(move)s would no longer fit: %(dropped)s taken back",
+            move=fixed.stopped,
+            dropped=len(fixed.dropped),
+        )
     elif fixed.kept:
-        effect = "keeps every later move"
+        effect = gettext("keeps every later move")
     else:
-        effect = "the last move"
-    return {"allowed": True, "effect": effect, "message": outcome.message, "rule": None, "by": by}
+        effect = gettext("the last move")
+    message = say(outcome.message)
+    return {"allowed": True, "effect": effect, "message": message, "rule": None, "by": by}

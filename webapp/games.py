@@ -8,6 +8,7 @@ from typing import Any
 from flask import current_app, session
 
 from .rules import PRESETS, BadOptions, Options
+from .rules.messages import N_, Items
 from .store import Snapshot, Store
 
 RECENT_GAMES = 12
@@ -21,15 +22,17 @@ def store() -> Store:
 def create_game(players: object, partnership: object, rules: dict[str, Any]) -> Snapshot:
     """A new game from names and rule options; :class:`BadOptions` says what is wrong."""
     if not isinstance(players, list):
-        raise BadOptions("player_count", "list 2 to 4 player names", "R2")
+        raise BadOptions("player_count", N_("list 2 to 4 player names"), "R2")
     # One spelling per name: "José" typed with a combining accent is the same player.
     players = [unicodedata.normalize("NFC", p) if isinstance(p, str) else p for p in players]
     if not isinstance(partnership, bool):
-        raise BadOptions("partnership", "partnership is true or false", "R2")
+        raise BadOptions("partnership", N_("partnership is true or false"), "R2")
     rules = dict(rules)
     preset = rules.pop("preset", "seed") or "seed"
     if not isinstance(preset, str):
-        raise BadOptions("preset", "the preset is a name: " + ", ".join(PRESETS))
+        raise BadOptions(
+            "preset", N_("the preset is a name: %(presets)s", presets=Items(tuple(PRESETS)))
+        )
     options = Options.make(players, partnership, preset, **rules)
     snapshot = store().create(options)
     remember(snapshot.id)

@@ -137,22 +137,6 @@ def choose(code: str) -> ResponseReturnValue:
     return response
 
 
-def end_name(arm: Any) -> str:
-    """An open end in the reader's words: ``left``, or ``6-6 up`` for a later spinner's end
-    (the tile notation stays as it is). Takes an arm or its name, as the API says it."""
-    text = str(getattr(arm, "value", arm))
-    spinner, _, direction = text.rpartition(" ")
-    words: dict[str, str] = {
-        "left": gettext("left"),
-        "right": gettext("right"),
-        "up": gettext("up"),
-        "down": gettext("down"),
-        "lead": gettext("lead"),
-    }
-    word = words.get(direction, direction)
-    return f"{spinner} {word}" if spinner else word
-
-
 def certainty_name(certainty: Any) -> str:
     """How sure an audit is of a breach (R6, R7): certain, or possible."""
     value = str(getattr(certainty, "value", certainty))
@@ -169,7 +153,6 @@ def register(app: Flask) -> None:
     Babel(app, locale_selector=language)
     # {% trans %} blocks are extracted with their whitespace folded (babel.cfg): render so too.
     app.jinja_env.policies["ext.i18n.trimmed"] = True
-    app.jinja_env.filters["end_name"] = end_name
     app.jinja_env.filters["certainty_name"] = certainty_name
     app.register_blueprint(bp)
 

@@ -11,6 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cache
 
+from flask_babel import LazyString
+
 from .rules import (
     Action,
     Arm,
@@ -24,6 +26,7 @@ from .rules import (
     Tile,
 )
 from .rules.explain import Reason, explain_move, explain_rounding
+from .words import lazy_gettext
 
 PLAYERS = ("Ana", "Ben", "Cy")
 DEAL_OPTION = "5"  # five tiles each, so that the hand is short enough to read through
@@ -42,8 +45,8 @@ class Line:
     """One scripted action, with the headline and the tip a new player reads beside it."""
 
     action: Action | None  # None: settle the hand with what each player still holds
-    headline: str
-    tip: str = ""
+    headline: LazyString  # said in the reader's language when printed
+    tip: LazyString
 
 
 def _play(tile: str, arm: str | None = None) -> Play:
@@ -53,79 +56,101 @@ def _play(tile: str, arm: str | None = None) -> Play:
 SCRIPT = (
     Line(
         StartHand(0),
-        "Deal, and who leads",
-        "You can see every hand here. At a real table you see only your own tiles.",
+        lazy_gettext("Deal, and who leads"),
+        lazy_gettext("You can see every hand here. At a real table you see only your own tiles."),
     ),
     Line(
         _play("3-2"),
-        "The lead",
-        "Any tile can lead. Its first half becomes the left end and its second the right end.",
+        lazy_gettext("The lead"),
+        lazy_gettext(
+            "Any tile can lead. Its first half becomes the left end and its second the right end."
+        ),
     ),
     Line(
         _play("2-2", "right"),
-        "The spinner",
-        "The first double of the hand is the spinner: later it opens two more ends, up and down.",
+        lazy_gettext("The spinner"),
+        lazy_gettext(
+            "The first double of the hand is the spinner: later it opens two more ends, up and "
+            "down."
+        ),
     ),
     Line(
         _play("2-6", "right"),
-        "Sides before ends",
-        "Nobody may play on the spinner's up or down end until both of its long sides are covered.",
+        lazy_gettext("Sides before ends"),
+        lazy_gettext(
+            "Nobody may play on the spinner's up or down end until both of its long sides are "
+            "covered."
+        ),
     ),
-    Line(_play("2-4", "up"), "Playing up", "Up and down are ends like left and right now."),
+    Line(
+        _play("2-4", "up"),
+        lazy_gettext("Playing up"),
+        lazy_gettext("Up and down are ends like left and right now."),
+    ),
     Line(
         _play("3-1", "left"),
-        "Four arms to choose from",
-        "Play goes round the table: Ana, Ben, Cy, then Ana again.",
+        lazy_gettext("Four arms to choose from"),
+        lazy_gettext("Play goes round the table: Ana, Ben, Cy, then Ana again."),
     ),
     Line(
         _play("6-6", "right"),
-        "A double at an end",
-        "A double at the end of an arm counts both its halves until a tile covers it.",
+        lazy_gettext("A double at an end"),
+        lazy_gettext(
+            "A double at the end of an arm counts both its halves until a tile covers it."
+        ),
     ),
     Line(
         _play("4-4", "up"),
-        "Another double",
-        "Only the first double is a spinner. Later doubles are laid crosswise and count double.",
+        lazy_gettext("Another double"),
+        lazy_gettext(
+            "Only the first double is a spinner. Later doubles are laid crosswise and count double."
+        ),
     ),
     Line(
         _play("2-5", "down"),
-        "All four ends open",
-        "With four ends open the count can get big. Watch for a multiple of five.",
+        lazy_gettext("All four ends open"),
+        lazy_gettext("With four ends open the count can get big. Watch for a multiple of five."),
     ),
     Line(
         _play("1-0", "left"),
-        "A big score",
-        "Covering the 1 with a blank took the count to a multiple of five.",
+        lazy_gettext("A big score"),
+        lazy_gettext("Covering the 1 with a blank took the count to a multiple of five."),
     ),
     Line(
         _play("6-4", "right"),
-        "Covering a double",
-        "Once a tile goes on its free side, a double inside the line counts nothing.",
+        lazy_gettext("Covering a double"),
+        lazy_gettext("Once a tile goes on its free side, a double inside the line counts nothing."),
     ),
     Line(
         Draw(1),
-        "Drawing",
-        "Drawing is never a choice: a player who can play must play.",
+        lazy_gettext("Drawing"),
+        lazy_gettext("Drawing is never a choice: a player who can play must play."),
     ),
     Line(
         _play("3-0", "left"),
-        "Play what you draw",
-        "The drawn tile fits, so Ben plays it at once. It is still his turn until he does.",
+        lazy_gettext("Play what you draw"),
+        lazy_gettext(
+            "The drawn tile fits, so Ben plays it at once. It is still his turn until he does."
+        ),
     ),
     Line(
         _play("5-0", "down"),
-        "Counting blanks",
-        "A blank end counts nothing, which makes it easy to land on a multiple of five.",
+        lazy_gettext("Counting blanks"),
+        lazy_gettext(
+            "A blank end counts nothing, which makes it easy to land on a multiple of five."
+        ),
     ),
     Line(
         _play("0-0", "down"),
-        "Going out",
-        "Playing your last tile ends the hand at once: you went out, or ‘domino’.",
+        lazy_gettext("Going out"),
+        lazy_gettext("Playing your last tile ends the hand at once: you went out, or ‘domino’."),
     ),
     Line(
         None,
-        "Settling the hand",
-        "Everyone else counts the pips left in their hand and loses them, rounded to five.",
+        lazy_gettext("Settling the hand"),
+        lazy_gettext(
+            "Everyone else counts the pips left in their hand and loses them, rounded to five."
+        ),
     ),
 )
 

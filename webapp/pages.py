@@ -40,9 +40,11 @@ from .rules import (
     to_dict,
     whole_number,
 )
+from .rules.messages import N_
 from .rules.options import OPTION_SPECS, PRESET_LIST, TARGET_SENTENCE
 from .security import public_url
 from .store import Snapshot, StaleRevision
+from .words import format_timedelta, gettext, say
 
 bp = Blueprint("pages", __name__)
 
@@ -89,28 +91,32 @@ def _summary(snapshot: Snapshot) -> dict[str, Any]:
         {"name": options.side_name(side), "score": score, "won": side in state.winners}
         for side, score in enumerate(state.scores)
     ]
-    if state.status is Status.GAME_OVER:
-        status = "Finished"
+    finished = state.status is Status.GAME_OVER
+    if finished:
+        status = gettext("Finished")
     elif state.hand_number == 0:
-        status = "Not started"
+        status = gettext("Not started")
     elif state.status is Status.AWAITING_START:
-        status = f"Hand {state.hand_number + 1} next"
+        status = gettext("Hand %(number)s next", number=state.hand_number + 1)
     elif state.status is Status.HAND_OVER:
-        status = f"Hand {state.hand_number} to settle"
+        status = gettext("Hand %(number)s to settle", number=state.hand_number)
     else:
-        status = f"Hand {state.hand_number}"
-    return {"id": snapshot.id, "sides": sides, "status": status, "when": _ago(snapshot.updated_at)}
+        status = gettext("Hand %(number)s", number=state.hand_number)
+    return {
+        "id": snapshot.id,
+        "sides": sides,
+        "status": status,
+        "finished": finished,
+        "when": _ago(snapshot.updated_at),
+    }
 
 
 def _ago(when: datetime) -> str:
-    seconds = (datetime.now(UTC).replace(tzinfo=None) - when).total_seconds()
-    if seconds < 60:
-        return "just now"
-    for size, unit in ((86400, "day"), (3600, "hour"), (60, "minute")):
-        if seconds >= size:
-            count = int(seconds // size)
-            return f"{count} {unit}{'s' if count > 1 else ''} ago"
-    return ""
+    """How long ago, as the reader's language says it ("5 minutes ago")."""
+    since = datetime.now(UTC).replace(tzinfo=None) - when
+    if since.total_seconds() < 60:
+        return gettext("just now")
+    return format_timedelta(-since)
 
 
 # --- new game ----------------------------------------------------------------------------------
@@ -129,7 +135,7 @@ def _new_page(form: dict[str, Any], refusal: BadOptions | None = None) -> Respon
         presets=PRESET_LIST,
         specs=OPTION_SPECS,
         target_sentence=TARGET_SENTENCE,
-        error=refusal.message if refusal else None,
+        error=say(refusal.message) if refusal else None,
         rule=refusal.rule if refusal else None,
     )
     return (page, 422) if refusal else page
@@ -226,11 +232,11 @@ def view_more(view_id: str) -> ResponseReturnValue:
 @bp.post("/v/<view_id>/<path:_anything>")
 def view_write(view_id: str, _anything: str = "") -> ResponseReturnValue:
     store().get_by_view(view_id)  # a friendly 404 for a link that is no game at all
-    message = (
+    message = gettext(
         "This is the view-only link of a game: it shows the game live but cannot change it. "
         "Ask the players for the edit link to enter plays."
     )
-    return render_template("error.html", title="View only", message=message), 403
+    return render_template("error.html", title=gettext("View only"), message=message), 403
 
 
 def _poll(revision: int, load: Callable[[], Snapshot], viewer: bool) -> ResponseReturnValue:
@@ -280,7 +286,9 @@ def play(game_id: str) -> ResponseReturnValue:
         state = snapshot.state
         places = screen.choices(state, tile)
         if not places:
-            raise state.why_not(tile) or IllegalAction("no_match", f"{tile} cannot be played now")
+            raise state.why_not(tile) or IllegalAction(
+                "no_match", N_("%(tile)s cannot be played now", tile=str(tile))
+            )
         if len(places) == 1:
             return _apply(game_id, seq, Play(tile, places[0].arm))
     except RuleError as refusal:
@@ -294,7 +302,7 @@ def play(game_id: str) -> ResponseReturnValue:
 def draw(game_id: str) -> ResponseReturnValue:
     count = whole_number(request.form.get("count", "1"), 2)
     if not count:
-        refusal = IllegalAction("bad_draw", "draw a whole number of tiles, 1 or more", "R6")
+        refusal = IllegalAction("bad_draw", N_("draw a whole number of tiles, 1 or more"), "R6")
         return _refused(game_id, refusal)
     return _act(game_id, Draw(count, confirm=_confirmed()), again={"count": str(count)})
 
@@ -319,7 +327,9 @@ def start(game_id: str) -> ResponseReturnValue:
     leader = request.form.get("leader", "").strip()
     seat = whole_number(leader, 4)
     if leader not in ("", "random") and seat is None:
-        refusal = IllegalAction("bad_seat", f"{leader[:20]!r} is not a seat at this table")
+        refusal = IllegalAction(
+            "bad_seat", N_("%(shown)s is not a seat at this table", shown=repr(leader[:20]))
+        )
         return _refused(game_id, refusal)
     # R21: the table may say nobody holds a double, so the leader it names leads any tile.
     return _act(game_id, StartHand(seat, no_double=request.values.get("no_double") == "1"))
@@ -417,13 +427,13 @@ def _stale(stale: StaleRevision, action: Action | None) -> ResponseReturnValue:
     if action is not None and stale.submitted is not None and stale.submitted < current.seq:
         recorded = store().log_since(current.id, stale.submitted)
         if recorded and _same(recorded[0][1], to_dict(action)):
-            said = "Saved: that was already recorded."
-            notice = screen.Notice("ok", said, next=current.state.next_step())
+            said = gettext("Saved: that was already recorded.")
+            notice = screen.Notice("ok", said, next=say(current.state.next_step()))
             if not is_htmx():
                 session["notice"] = notice.as_dict()
                 return redirect(url_for(".game", game_id=current.id), 303)
             return _show(current, notice)
-    return _show(current, screen.Notice("stale", stale.message), status=409)
+    return _show(current, screen.Notice("stale", say(stale.message)), status=409)
 
 
 def _same(recorded: dict[str, Any], sent: dict[str, Any]) -> bool:
@@ -485,7 +495,9 @@ def _reports(state: GameState, entered: dict[int, dict[str, Any]]) -> dict[int, 
             reports[seat] = pips
         elif values["pips"]:
             raise ImpossibleReport(
-                "report_pips", f"{state.name(seat)}'s pips must be a whole number, 0 or more", "R14"
+                "report_pips",
+                N_("%(name)s's pips must be a whole number, 0 or more", name=state.name(seat)),
+                "R14",
             )
     return reports
 
@@ -548,8 +560,18 @@ def _share_links(snapshot: Snapshot) -> list[dict[str, str]]:
     ``security.public_url``)."""
     links = []
     for label, hint, endpoint, key in (
-        ("Players' link", "Lets another phone enter plays.", ".game", snapshot.id),
-        ("Watch link", "Shows the game live, changes nothing.", ".view", snapshot.view_id),
+        (
+            gettext("Players' link"),
+            gettext("Lets another phone enter plays."),
+            ".game",
+            snapshot.id,
+        ),
+        (
+            gettext("Watch link"),
+            gettext("Shows the game live, changes nothing."),
+            ".view",
+            snapshot.view_id,
+        ),
     ):
         arg = "game_id" if endpoint == ".game" else "view_id"
         url = public_url(endpoint, **{arg: key})
@@ -569,7 +591,7 @@ def _log(state: GameState) -> list[dict[str, Any]]:
     current = state
     while current.previous is not None:
         before = current.previous
-        entry: dict[str, Any] = {"text": current.done, "points": 0, "kind": "info"}
+        entry: dict[str, Any] = {"text": say(current.done), "points": 0, "kind": "info"}
         hand, earlier = current.hand, before.hand
         entry["hand"] = hand.number if hand else 0
         if entry["hand"] < keep_from:

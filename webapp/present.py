@@ -8,7 +8,9 @@ from __future__ import annotations
 from typing import Any
 
 from .rules import DOUBLE_SIX, Arm, GameState, HandResult, Layout, Move, Options, Status
+from .rules.layout import arm_name
 from .store import Snapshot
+from .words import say, say_capitalized
 
 
 def game_data(snapshot: Snapshot) -> dict[str, Any]:
@@ -34,7 +36,7 @@ def game_data(snapshot: Snapshot) -> dict[str, Any]:
         "partnership": options.partnership,
         "target": options.goal,
         "rules": options.rules_dict(),
-        "rules_title": options.title,
+        "rules_title": say(options.title),
         "winner": winner_names(state),
         "winners": [options.side_name(side) for side in state.winners],
         "next_leader": _next_leader(state),
@@ -43,8 +45,8 @@ def game_data(snapshot: Snapshot) -> dict[str, Any]:
         "can_undo": state.can_undo,
         "can_draw": state.can_draw,
         "can_pass": state.can_pass,
-        "last": state.done or None,
-        "next": state.next_step(),
+        "last": say(state.done) or None,
+        "next": say(state.next_step()),
     }
     if options.partnership:
         data["teams"] = [
@@ -155,5 +157,6 @@ def tile_hints(state: GameState) -> list[dict[str, Any]]:
 
 
 def end_label(arm: Arm) -> str:
-    """An open end as the table names it (R17): ``Left``, ``Up``…"""
-    return arm.value.capitalize()
+    """An open end as the table names it (R17): ``Left``, ``Up``, ``6-6 up``…, in the reader's
+    language."""
+    return say_capitalized(arm_name(arm))

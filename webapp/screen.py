@@ -32,7 +32,10 @@ from .rules import (
     Tile,
     distinct_placements,
 )
+from .rules.layout import arm_name
+from .rules.messages import Items
 from .store import Snapshot
+from .words import gettext, ngettext, say, say_capitalized
 
 # --- what the last tap did ---------------------------------------------------------------------
 
@@ -58,9 +61,11 @@ class Notice:
     @property
     def title(self) -> str:
         if self.tone == "refused":
-            return "Not allowed"
+            return gettext("Not allowed")
         if self.tone == "scored" and self.who:
-            return f"{self.who} scores {self.points}"
+            return ngettext(
+                "%(who)s scores %(num)s", "%(who)s scores %(num)s", self.points, who=self.who
+            )
         return ""
 
     @property
@@ -85,10 +90,10 @@ class Notice:
 def outcome_notice(state: GameState, outcome: Outcome, why: list[dict[str, str]]) -> Notice:
     return Notice(
         tone="scored" if outcome.points else "ok",
-        text=outcome.message,
+        text=say(outcome.message),
         points=outcome.points,
         who=state.name(outcome.seat) if outcome.seat is not None else None,
-        next=outcome.next,
+        next=say(outcome.next),
         why=tuple(why),
     )
 
@@ -96,7 +101,7 @@ def outcome_notice(state: GameState, outcome: Outcome, why: list[dict[str, str]]
 def refusal_notice(refusal: RuleError, confirm: tuple[str, dict[str, str]] | None = None) -> Notice:
     """A refusal in words; with ``confirm`` (an address and the form's fields) the table may
     record it anyway (R7a)."""
-    text = refusal.message[:1].upper() + refusal.message[1:]
+    text = say_capitalized(refusal.message)
     if confirm is None:
         return Notice(tone="refused", text=text, rule=refusal.rule)
     url, fields = confirm
@@ -109,7 +114,7 @@ def change_notice(state: GameState, viewer: bool) -> Notice | None:
     """What another phone just did, for a screen that follows it."""
     if not state.done:
         return None
-    return Notice(tone="ok", text=state.done, next=_next_step(state, viewer))
+    return Notice(tone="ok", text=say(state.done), next=_next_step(state, viewer))
 
 
 # --- the regions -------------------------------------------------------------------------------
@@ -139,7 +144,8 @@ class Side:
         if len(self.players) > 1:
             return " · ".join(f"{p.name} {p.held}" for p in self.players)
         held = self.players[0].held
-        return f"{held} tile{'' if held == 1 else 's'}"
+        assert held is not None
+        return ngettext("%(num)s tile", "%(num)s tiles", held)
 
 
 @dataclass(frozen=True, slots=True)
@@ -370,7 +376,7 @@ def build(
         coaching=coaching,
         turned=turned,
         title=" · ".join(state.options.players),
-        rules=state.options.title,
+        rules=say(state.options.title),
     )
 
 
@@ -379,8 +385,11 @@ def _next_step(state: GameState, viewer: bool) -> str:
     if viewer and state.status is Status.HAND_OVER:
         hand = state.hand
         assert hand is not None
-        return f"Hand {hand.number} is over: the table is counting what each player holds"
-    return state.next_step()
+        return gettext(
+            "Hand %(number)s is over: the table is counting what each player holds",
+            number=hand.number,
+        )
+    return say(state.next_step())
 
 
 def scores(state: GameState) -> Scores:
@@ -412,26 +421,42 @@ def board(state: GameState, turned: bool) -> Board:
     options = state.options
     if hand is None or state.status is Status.AWAITING_START:
         number = state.hand_number + 1
-        empty = f"Shuffle and deal {options.hand_size} tiles each"
         if state.hand_number:
-            empty += f" for hand {number}"
-        hint = f"{options.boneyard_size} tiles stay in the boneyard."
+            empty = ngettext(
+                "Shuffle and deal %(num)s tile each for hand %(number)s.",
+                "Shuffle and deal %(num)s tiles each for hand %(number)s.",
+                options.hand_size,
+                number=number,
+            )
+        else:
+            empty = ngettext(
+                "Shuffle and deal %(num)s tile each.",
+                "Shuffle and deal %(num)s tiles each.",
+                options.hand_size,
+            )
+        hint = ngettext(
+            "%(num)s tile stays in the boneyard.",
+            "%(num)s tiles stay in the boneyard.",
+            options.boneyard_size,
+        )
         return Board(
-            (("Hand", str(number)), ("to", str(options.goal))),
+            ((gettext("Hand"), str(number)), (gettext("to"), str(options.goal))),
             None,
             "",
             None,
             "",
-            empty + ".",
+            empty,
             hint,
         )
     boneyard = str(hand.boneyard)
     if hand.drawable < hand.boneyard:  # R20: the last tiles are never drawn
-        boneyard += f" ({hand.drawable} to draw)"
+        boneyard = gettext(
+            "%(boneyard)s (%(drawable)s to draw)", boneyard=hand.boneyard, drawable=hand.drawable
+        )
     facts = (
-        ("Hand", str(hand.number)),
-        ("to", str(options.goal)),
-        ("Boneyard", boneyard),
+        (gettext("Hand"), str(hand.number)),
+        (gettext("to"), str(options.goal)),
+        (gettext("Boneyard"), boneyard),
     )
     layout = hand.layout
     if layout.lead is None:
@@ -441,20 +466,24 @@ def board(state: GameState, turned: bool) -> Board:
             "",
             None,
             "",
-            "Any tile can lead.",
-            "Its first number is the left end, the second the right.",
+            gettext("Any tile can lead."),
+            gettext("Its first number is the left end, the second the right."),
         )
     last = hand.moves[-1].tile if hand.moves and hand.moves[-1].kind == "play" else None
     drawing = draw_layout(layout, last, turned)
-    ends = ", ".join(f"{arm.value} {pip}" for arm, pip in layout.open_ends.items())
-    title = f"Layout: {', '.join(p.label for p in drawing.pieces)}. Open ends: {ends}."
+    ends = Items(tuple(f"{say(arm_name(arm))} {pip}" for arm, pip in layout.open_ends.items()))
+    tiles = Items(tuple(p.label for p in drawing.pieces))
+    title = gettext("Layout: %(tiles)s. Open ends: %(ends)s.", tiles=say(tiles), ends=say(ends))
     return Board(facts, drawing, title, layout.count, layout.breakdown, turned=turned)
 
 
 def picker(state: GameState, coaching: bool, choice: Choice | None = None) -> Picker:
     hand = state.hand
     assert hand is not None
-    prompt = "tap any tile to lead it" if hand.layout.lead is None else "tap the tile they play"
+    if hand.layout.lead is None:
+        prompt = gettext("tap any tile to lead it")
+    else:
+        prompt = gettext("tap the tile they play")
     return Picker(prompt, picker_tiles(state, coaching), coaching, choice)
 
 
@@ -481,7 +510,7 @@ def choice_of(tile: Tile, places: tuple[Placement, ...]) -> Choice:
         tuple(
             ChoicePlace(
                 place.arm.value if place.arm else "",
-                present.end_label(place.arm) if place.arm else "Lead",
+                present.end_label(place.arm) if place.arm else gettext("Lead"),
                 place.points,
                 place.breakdown,
             )
@@ -517,18 +546,19 @@ def settlement(
     options = state.options
     if hand.end is HandEnd.DOMINO:
         assert hand.went_out is not None
-        heading = f"{state.name(hand.went_out)} went out!"
+        heading = gettext("%(name)s went out!", name=state.name(hand.went_out))
     else:
-        heading = "Blocked: nobody can play"
-    rounding = options.rounding
+        heading = gettext("Blocked: nobody can play")
     rounded = {
-        "none": "counted as they are",
-        "nearest": "rounded to the nearest five",
-    }.get(rounding, f"any remainder rounded {rounding} to a five")
+        "none": gettext("counted as they are"),
+        "nearest": gettext("rounded to the nearest five"),
+        "up": gettext("any remainder rounded up to a five"),
+        "down": gettext("any remainder rounded down to a five"),
+    }[options.rounding]
     if options.settlement.value == "subtract-own":
-        how = f"{rounded} and taken off their score"
+        how = gettext("%(rounded)s and taken off their score", rounded=rounded)
     else:
-        how = f"{rounded}; the winner scores the others’ pips"
+        how = gettext("%(rounded)s; the winner scores the others’ pips", rounded=rounded)
     reports = tuple(
         Report(
             seat,
@@ -543,7 +573,9 @@ def settlement(
     )
     return Settle(
         heading=heading,
-        hint=f"Enter the pips each player still holds, or tap their tiles: {how}.",
+        hint=gettext(
+            "Enter the pips each player still holds, or tap their tiles: %(how)s.", how=how
+        ),
         number=hand.number,
         reports=reports,
         unplayed=tuple(str(tile) for tile in hand.unplayed),
@@ -567,7 +599,7 @@ def preview_of(before: GameState, outcome: Outcome, after: GameState, why: Any) 
         for side in range(options.side_count)
     )
     players = tuple(present.settled_players(options, result))
-    return Preview(players, sides, outcome.next, after.winner is not None, tuple(why or ()))
+    return Preview(players, sides, say(outcome.next), after.winner is not None, tuple(why or ()))
 
 
 def over(state: GameState) -> Over:
@@ -581,7 +613,9 @@ def over(state: GameState) -> Over:
         results=state.results,
         side_names=tuple(options.side_name(side) for side in range(options.side_count)),
         went_out=tuple(
-            f"{state.name(r.went_out)} out" if r.went_out is not None else "blocked"
+            gettext("%(name)s out", name=state.name(r.went_out))
+            if r.went_out is not None
+            else gettext("blocked")
             for r in state.results
         ),
         unsettled=hand.number if hand and hand.end is None else None,
@@ -595,7 +629,7 @@ def controls(state: GameState) -> Controls:
         can_draw=state.can_draw,
         can_pass=state.can_pass,
         can_undo=state.can_undo,
-        undo_text=state.done,
+        undo_text=say(state.done),
         boneyard=hand.boneyard if hand else 0,
         draw_max=min(hand.boneyard, 28) if hand else 0,
     )

@@ -23,6 +23,7 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 from werkzeug.sansio.utils import host_is_trusted
 
 from .errors import StartupError
+from .words import gettext, lazy_gettext
 
 CSP = "; ".join(
     [
@@ -48,7 +49,7 @@ CSRF_HEADER = "X-CSRF-Token"
 CSRF_FIELD = "csrf_token"
 UNSAFE_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 HSTS = "max-age=31536000"
-WRONG_HOST = (
+WRONG_HOST = lazy_gettext(
     "This server does not answer to that address. Use the address the players' link gives, "
     "or set ALLFIVES_PUBLIC_URL or ALLFIVES_ALLOWED_HOSTS on the server."
 )
@@ -81,8 +82,10 @@ def register(app: Flask) -> None:
         ):
             abort(
                 400,
-                "This page was out of date, so nothing was changed. "
-                "Go back, reload the page and try again.",
+                gettext(
+                    "This page was out of date, so nothing was changed. "
+                    "Go back, reload the page and try again."
+                ),
             )
 
     @app.after_request
@@ -157,7 +160,7 @@ def behind_proxy(app: Flask) -> None:
         # to build any URL, so not even the page saying what is wrong could be shown.
         # Static files carry no links, and the refusal page needs its stylesheet.
         if request.endpoint != "static" and not host_is_trusted(request.host, hosts):
-            abort(400, WRONG_HOST)
+            abort(400, str(WRONG_HOST))
 
 
 def own_names() -> list[str]:

@@ -15,6 +15,8 @@ from flask import Blueprint, Flask, current_app, jsonify, render_template, url_f
 from flask.typing import ResponseReturnValue
 from flask_babel import get_locale
 
+from .words import gettext
+
 bp = Blueprint("shell", __name__)
 
 NAME = "All Fives"
@@ -48,7 +50,7 @@ def manifest() -> ResponseReturnValue:
         "id": url_for("pages.home"),
         "name": NAME,
         "short_name": NAME,
-        "description": "Score-keeping for All Fives dominoes, one phone at the table.",
+        "description": gettext("Score-keeping for All Fives dominoes, one phone at the table."),
         "start_url": url_for("pages.home"),
         "scope": url_for("pages.home"),
         "display": "standalone",
@@ -86,7 +88,7 @@ def worker() -> ResponseReturnValue:
 
 @bp.get("/offline")
 def offline() -> ResponseReturnValue:
-    return render_template("offline.html", title="Offline")
+    return render_template("offline.html", title=gettext("Offline"))
 
 
 def register(app: Flask) -> None:

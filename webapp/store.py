@@ -22,6 +22,7 @@ from sqlalchemy import Connection, Engine, Row, Table, insert, select, update
 
 from .models import Event, Game, utcnow
 from .rules import Action, BadOptions, GameState, Options, Outcome, from_dict, recorded, to_dict
+from .rules.messages import N_, Message
 from .sqlpath import Cursor, Driver, GameRow
 
 CACHE_SIZE = 1024
@@ -42,11 +43,14 @@ class StaleRevision(Exception):
         self.submitted = submitted
 
     @property
-    def message(self) -> str:
+    def message(self) -> Message:
         done = self.current.state.done
         if self.submitted is not None and self.submitted < self.current.seq and done:
-            return f"Someone else got there first ({done}). Here is the game as it is now."
-        return "The game had moved on. Here is the game as it is now; nothing was changed."
+            return N_(
+                "Someone else got there first (%(done)s). Here is the game as it is now.",
+                done=done,
+            )
+        return N_("The game had moved on. Here is the game as it is now; nothing was changed.")
 
 
 @dataclass(frozen=True, slots=True)
@@ -230,12 +234,19 @@ class Store:
         """A new game identical to an exported one (new ids); refused if any action is."""
         if not isinstance(exported, dict) or exported.get("format") != EXPORT_FORMAT:
             raise BadOptions(
-                "import_format", f"not an exported game: format must be {EXPORT_FORMAT!r}"
+                "import_format",
+                N_("not an exported game: format must be %(format)s", format=repr(EXPORT_FORMAT)),
             )
         options = options_from_dict(exported)
         stored = exported.get("actions", [])
         if not isinstance(stored, list) or len(stored) > MAX_IMPORTED_ACTIONS:
-            raise BadOptions("import_actions", "actions must be a list of at most 10000 actions")
+            raise BadOptions(
+                "import_actions",
+                N_(
+                    "actions must be a list of at most %(most)s actions",
+                    most=MAX_IMPORTED_ACTIONS,
+                ),
+            )
         return self.create(options, [from_dict(action) for action in stored])
 
     def apply(self, game_id: str, seq: int | None, action: Action) -> tuple[Snapshot, Outcome]:

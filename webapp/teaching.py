@@ -24,10 +24,12 @@ from .games import store
 from .rules import DOUBLE_SIX, GameState, Layout, Options, Outcome, RuleError, Tile
 from .rules.explain import Reason, explain_move, explain_play, explain_rounding
 from .rules.layout import Placement
+from .rules.messages import N_
 from .rules.options import PRESET_LIST, PRESETS
 from .rules.practice import Board, Step
 from .rules.settlement import round_to_five
 from .screen import PickerTile
+from .words import end_name, gettext, say, say_capitalized
 
 bp = Blueprint("teaching", __name__)
 
@@ -52,7 +54,7 @@ def play_reasons(state: GameState, outcome: Outcome) -> list[dict[str, str]]:
 
 def reason_data(reasons: list[Reason] | tuple[Reason, ...]) -> list[dict[str, str]]:
     """Reasons as plain data (they travel in the session between a POST and its redirect)."""
-    return [{"rule": reason.rule, "text": reason.text} for reason in reasons]
+    return [{"rule": reason.rule, "text": say(reason.text)} for reason in reasons]
 
 
 # --- drawn layouts: the practice board, the guided hand, the rules page ---------------------------
@@ -89,7 +91,7 @@ _TILE_NAME = re.compile(r"\b(\d-\d)\b")
 
 def tile_names(text: str) -> Markup:
     """Text with each tile name (``6-4``) kept on one line: a name split at its hyphen misreads."""
-    return Markup(_TILE_NAME.sub(r'<span class="tile-name">\1</span>', str(escape(text))))
+    return Markup(_TILE_NAME.sub(r'<span class="tile-name">\1</span>', str(escape(say(text)))))
 
 
 def rounding_reasons(pips: Iterable[int], rounding: str = "nearest") -> list[dict[str, str]]:
@@ -119,7 +121,7 @@ def practice() -> ResponseReturnValue:
     variant = Options.make(["Ana", "Ben"], False, preset).variant
     board, refusal = Board.read(request.args.get("p", ""), variant)
     if refusal is not None:
-        notice = _refusal(refusal, "This board link has a mistake")
+        notice = _refusal(refusal, gettext("This board link has a mistake"))
         return _practice_page(board, preset, notice=notice, kept=True), 400
     added = request.args.get("add")
     if added is None:
@@ -131,7 +133,7 @@ def practice() -> ResponseReturnValue:
             return _practice_page(board, preset, choice=(step.tile, places))
         board = board.add(step.tile, step.arm)
     except RuleError as refused:
-        return _practice_page(board, preset, notice=_refusal(refused, "Not allowed")), 422
+        return _practice_page(board, preset, notice=_refusal(refused, gettext("Not allowed"))), 422
     return redirect(_practice_url(board, preset), 303)
 
 
@@ -145,7 +147,7 @@ def _practice_url(board: Board, preset: str = "seed") -> str:
 
 
 def _refusal(refusal: RuleError, title: str) -> dict[str, Any]:
-    text = refusal.message[:1].upper() + refusal.message[1:]
+    text = say_capitalized(refusal.message)
     return {"tone": "refused", "title": title, "text": text, "rule": refusal.rule}
 
 
@@ -207,6 +209,7 @@ def _practice_page(
 def _place_data(board: Board, place: Placement, preset: str) -> dict[str, Any]:
     return {
         "arm": place.arm.value if place.arm else "lead",
+        "name": end_name(place.arm) if place.arm else gettext("lead"),
         "points": place.points,
         "count": place.count,
         "breakdown": place.breakdown,
@@ -223,7 +226,14 @@ def learn(number: int = 1) -> ResponseReturnValue:
     """Step ``number`` (from 1) of the guided first hand."""
     steps = lesson.steps()
     if not 1 <= number <= len(steps):
-        abort(404, f"The guided hand has steps 1 to {len(steps)}: there is no step {number}.")
+        abort(
+            404,
+            gettext(
+                "The guided hand has steps 1 to %(last)s: there is no step %(number)s.",
+                last=len(steps),
+                number=number,
+            ),
+        )
     step = steps[number - 1]
     state = step.state
     hand = state.hand
@@ -244,7 +254,7 @@ def learn(number: int = 1) -> ResponseReturnValue:
         ],
         who=state.name(hand.leader if step.seat is None else step.seat),
         laid=move.tile if played and move else None,
-        arm=move.arm.value if played and move and move.arm else None,
+        arm=end_name(move.arm) if played and move and move.arm else None,
         open_ends=[pip for _, pip in before.open_ends.items()],
         reasons=reason_data(step.reasons) + _story_reasons(step),
         result=step.outcome.result,
@@ -264,19 +274,25 @@ def _story_reasons(step: lesson.Step) -> list[dict[str, str]]:
     found = []
     if step.kind == "start_hand":
         found = [
-            Reason("R1", "Each player draws a hand; the rest stay face down as the boneyard"),
-            Reason("R3", "The first leader is picked by lot"),
-            Reason("R4", "The leader may lead any tile"),
+            Reason("R1", N_("Each player draws a hand; the rest stay face down as the boneyard")),
+            Reason("R3", N_("The first leader is picked by lot")),
+            Reason("R4", N_("The leader may lead any tile")),
         ]
     if step.kind == "play" and hand.went_out is not None and step.outcome.result is None:
         name = state.name(hand.went_out)
-        found.append(Reason("R12", f"{name} played their last tile: the hand ends at once"))
+        found.append(
+            Reason("R12", N_("%(name)s played their last tile: the hand ends at once", name=name))
+        )
     if step.outcome.result is not None and hand.went_out is not None:
         name = state.name(hand.went_out)
-        found.append(Reason("R13", f"{name} went out, holds nothing and loses nothing"))
+        found.append(
+            Reason("R13", N_("%(name)s went out, holds nothing and loses nothing", name=name))
+        )
     if step.outcome.result is not None and state.next_leader is not None:
         name = state.name(state.next_leader)
-        found.append(Reason("R3", f"{name} went out, so {name} leads the next hand"))
+        found.append(
+            Reason("R3", N_("%(name)s went out, so %(name)s leads the next hand", name=name))
+        )
     return reason_data(found)
 
 

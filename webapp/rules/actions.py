@@ -21,6 +21,7 @@ from typing import Any, TypeAlias
 
 from .errors import IllegalAction, ImpossibleReport
 from .layout import Arm
+from .messages import N_
 from .numbers import whole_number
 from .settlement import Report
 from .tiles import Tile
@@ -109,7 +110,12 @@ def _report(value: Report | int | list[Tile] | tuple[Tile, ...]) -> Report:
     if isinstance(value, list | tuple) and all(isinstance(tile, Tile) for tile in value):
         return Report.of_tiles(value)
     raise ImpossibleReport(
-        "report_pips", f"{value!r} is not a report: give a number of pips or a list of tiles", "R14"
+        "report_pips",
+        N_(
+            "%(shown)s is not a report: give a number of pips or a list of tiles",
+            shown=repr(value),
+        ),
+        "R14",
     )
 
 
@@ -156,7 +162,7 @@ def from_dict(data: Mapping[str, Any]) -> Action:
     if kind == "start_hand":
         no_double = data.get("no_double", False)
         if not isinstance(no_double, bool):
-            raise IllegalAction("bad_no_double", "no_double is true or false", "R21")
+            raise IllegalAction("bad_no_double", N_("no_double is true or false"), "R21")
         return StartHand(_seat(data.get("leader")), no_double)
     if kind == "play":
         end = data.get("end")
@@ -165,7 +171,7 @@ def from_dict(data: Mapping[str, Any]) -> Action:
     if kind == "draw":
         count = data.get("count", 1)
         if not isinstance(count, int) or isinstance(count, bool) or not 1 <= count <= MAX_DRAW:
-            raise IllegalAction("bad_draw", "draw a whole number of tiles, 1 or more", "R6")
+            raise IllegalAction("bad_draw", N_("draw a whole number of tiles, 1 or more"), "R6")
         return Draw(count, seat, _confirm(data.get("confirm")))
     if kind == "pass":
         return Pass(seat, _confirm(data.get("confirm")))
@@ -173,13 +179,15 @@ def from_dict(data: Mapping[str, Any]) -> Action:
         remaining = data.get("remaining")
         if not isinstance(remaining, Mapping):
             raise ImpossibleReport(
-                "report_missing", "say what each player still holding tiles holds", "R14"
+                "report_missing", N_("say what each player still holding tiles holds"), "R14"
             )
         reports: dict[int, Report | int | list[Tile]] = {}
         for key, value in remaining.items():
             position = _seat(_key_number(key) if isinstance(key, str) else key)
             if position is None:
-                raise ImpossibleReport("report_player", f"{key!r} is not a seat", "R14")
+                raise ImpossibleReport(
+                    "report_player", N_("%(shown)s is not a seat", shown=repr(key)), "R14"
+                )
             if isinstance(value, list):
                 reports[position] = [Tile.parse(text) for text in value]
             else:
@@ -191,7 +199,11 @@ def from_dict(data: Mapping[str, Any]) -> Action:
         return _correct(data)
     raise IllegalAction(
         "bad_action",
-        f"{kind!r} is not an action: use start_hand, play, draw, pass, end_hand, undo or correct",
+        N_(
+            "%(shown)s is not an action: use start_hand, play, draw, pass, end_hand, undo or "
+            "correct",
+            shown=repr(kind),
+        ),
     )
 
 
@@ -207,12 +219,18 @@ def _correct(data: Mapping[str, Any]) -> Correct:
     """
     entry = data.get("entry")
     if not isinstance(entry, int) or isinstance(entry, bool) or not 1 <= entry <= MAX_ENTRY:
-        raise IllegalAction("bad_entry", f"say which move to fix: its number, 1 to {MAX_ENTRY}")
+        raise IllegalAction(
+            "bad_entry", N_("say which move to fix: its number, 1 to %(most)s", most=MAX_ENTRY)
+        )
     replacing = data.get("with", [])
     if not isinstance(replacing, list) or len(replacing) > MAX_CORRECTION:
         raise IllegalAction(
             "bad_correction",
-            f"say what move {entry} really was: a list of at most {MAX_CORRECTION} actions",
+            N_(
+                "say what move %(entry)s really was: a list of at most %(most)s actions",
+                entry=entry,
+                most=MAX_CORRECTION,
+            ),
         )
     actions: list[Play | Draw | Pass] = []
     for item in replacing:
@@ -222,7 +240,7 @@ def _correct(data: Mapping[str, Any]) -> Correct:
             shown = repr(kind) if len(repr(kind)) <= 24 else repr(kind)[:20] + "…"
             raise IllegalAction(
                 "bad_correction",
-                f"fix a move with plays, draws and passes, not {shown}",
+                N_("fix a move with plays, draws and passes, not %(shown)s", shown=shown),
             )
         actions.append(action)
     return Correct(entry, tuple(actions))
@@ -250,14 +268,18 @@ def _seat(value: object) -> int | None:
     if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < 4:
         return value
     shown = repr(value) if len(repr(value)) <= 24 else repr(value)[:20] + "…"
-    raise IllegalAction("bad_seat", f"{shown} is not a seat at this table")
+    raise IllegalAction("bad_seat", N_("%(shown)s is not a seat at this table", shown=shown))
 
 
 def _confirm(value: object) -> bool:
     """R7a: ``"confirm": true`` records a draw or pass the record seems to disprove."""
     if value is None or isinstance(value, bool):
         return bool(value)
-    raise IllegalAction("bad_confirm", f"confirm is true or false, not {str(value)[:20]!r}", "R7a")
+    raise IllegalAction(
+        "bad_confirm",
+        N_("confirm is true or false, not %(shown)s", shown=repr(str(value)[:20])),
+        "R7a",
+    )
 
 
 def _confirmed(found: dict[str, Any], confirm: bool) -> dict[str, Any]:

@@ -39,7 +39,8 @@ from dataclasses import dataclass
 
 from .evidence import unplaced
 from .hand import Hand, Move
-from .layout import Arm
+from .layout import Arm, arm_name
+from .messages import N_, NP_, Items, Message
 from .settlement import Report
 from .tiles import Tile
 
@@ -75,7 +76,7 @@ class Breach:
     tiles: tuple[Seen, ...]  # the evidence: tiles that fitted then
     certainty: Certainty
     rule: str  # "R6" for a draw, "R7" for a pass
-    sentence: str
+    sentence: Message
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,25 +98,37 @@ class Audit:
     def possible(self) -> tuple[Breach, ...]:
         return tuple(b for b in self.breaches if b.certainty is Certainty.POSSIBLE)
 
-    def summary(self, names: Sequence[str]) -> str:
+    def summary(self, names: Sequence[str]) -> Message:
         """One sentence for the hand's summary."""
         if self.doubles and not self.breaches:
-            return "A double higher than the one led was held (R21)."
+            return N_("A double higher than the one led was held (R21).")
         if not self.checked:
-            return "Nobody drew or passed in this hand: nothing to check (R6, R7)."
-        unknown = ""
-        if self.unknown:
-            who = " and ".join(names[seat] for seat in self.unknown)
-            unknown = f" ({who}: tiles at the end entered as pips, so only the tiles played count)"
+            return N_("Nobody drew or passed in this hand: nothing to check (R6, R7).")
         if not self.breaches:
-            moments = _plural(self.checked, "draw or pass", "draws and passes")
-            return f"No draw or pass broke R6 or R7 ({moments} checked){unknown}."
-        parts = []
-        if self.certain:
-            parts.append(_plural(len(self.certain), "certain breach", "certain breaches"))
-        if self.possible:
-            parts.append(_plural(len(self.possible), "possible breach", "possible breaches"))
-        return f"{' and '.join(parts).capitalize()} of R6 or R7{unknown}."
+            said = NP_(
+                "No draw or pass broke R6 or R7 (%(num)s draw or pass checked)",
+                "No draw or pass broke R6 or R7 (%(num)s draws and passes checked)",
+                self.checked,
+            )
+        else:
+            parts = []
+            if self.certain:
+                parts.append(
+                    NP_("%(num)s certain breach", "%(num)s certain breaches", len(self.certain))
+                )
+            if self.possible:
+                parts.append(
+                    NP_("%(num)s possible breach", "%(num)s possible breaches", len(self.possible))
+                )
+            said = N_("%(breaches)s of R6 or R7", breaches=Items(tuple(parts), "and"))
+        if self.unknown:
+            said = N_(
+                "%(summary)s (%(who)s: tiles at the end entered as pips, so only the tiles played "
+                "count)",
+                summary=said,
+                who=Items(tuple(names[seat] for seat in self.unknown), "and"),
+            )
+        return N_("%(summary)s.", summary=said)
 
 
 def audit(hand: Hand, reports: Mapping[int, Report], names: Sequence[str]) -> Audit:
@@ -158,10 +171,15 @@ def _higher_doubles(
     for seat, tiles in sorted(held.items()):
         higher = sorted((t for t in tiles if t.is_double and t.pips > lead.pips), key=_weight)
         if higher:
-            shown = " and ".join(str(tile) for tile in higher)
             found.append(
-                f"{names[seat]} held {shown}, a higher double than the {lead} "
-                f"{names[hand.leader]} led: the highest double leads (R21)"
+                N_(
+                    "%(name)s held %(doubles)s, a higher double than the %(lead)s %(leader)s "
+                    "led: the highest double leads (R21)",
+                    name=names[seat],
+                    doubles=Items(tuple(str(tile) for tile in higher), "and"),
+                    lead=str(lead),
+                    leader=names[hand.leader],
+                )
             )
     return tuple(found)
 
@@ -195,33 +213,66 @@ def _check(
     rule = "R6" if move.kind == "draw" else "R7"
     certain = tuple(s for s in seen if s.certain)
     if certain:
-        words = _holding(certain)
-        sentence = f"{_did(move, index, names)} while holding {words}: certain — {rule}"
+        sentence = N_(
+            "%(did)s while holding %(tiles)s: certain — %(rule)s",
+            did=_did(move, index, names),
+            tiles=_holding(certain),
+            rule=rule,
+        )
         return _breach(move, index, certain, Certainty.CERTAIN, rule, sentence)
     counted = _counted(seen, moves)
     if counted is not None:
         tiles, drawn = counted
-        shown = " or ".join(str(s.tile) for s in tiles)
-        each = "; ".join(f"{s.tile} ({_where(s)}) {_fitted(s)}" for s in tiles)
-        sentence = (
-            f"{_did(move, index, names)} while holding {shown} — {each}. Only "
-            f"{_plural(drawn, 'tile was', 'tiles were')} drawn in between, so at least one of "
-            f"them was already in hand: certain — {rule}"
+        each: Message | None = None
+        for s in tiles:
+            one = N_(
+                "%(tile)s (%(where)s) %(fitted)s",
+                tile=str(s.tile),
+                where=_where(s),
+                fitted=_fitted(s),
+            )
+            each = one if each is None else N_("%(before)s; %(after)s", before=each, after=one)
+        assert each is not None
+        sentence = NP_(
+            "%(did)s while holding %(tiles)s — %(each)s. Only %(num)s tile was drawn in "
+            "between, so at least one of them was already in hand: certain — %(rule)s",
+            "%(did)s while holding %(tiles)s — %(each)s. Only %(num)s tiles were drawn in "
+            "between, so at least one of them was already in hand: certain — %(rule)s",
+            drawn,
+            did=_did(move, index, names),
+            tiles=Items(tuple(str(s.tile) for s in tiles), "or"),
+            each=each,
+            rule=rule,
         )
         return _breach(move, index, tiles, Certainty.CERTAIN, rule, sentence)
     at_end = tuple(s for s in seen if s.played_at is None)
     if not at_end:
         return None  # a tile played after drawing was most likely the tile drawn (R6)
     name = names[seat]
-    clauses = []
+    clauses: Message | None = None
     for s in at_end:
-        moves_then = "move" if len(s.draws) == 1 else "moves"
-        when = " or ".join(str(j + 1) for j in s.draws)
-        clauses.append(
-            f"{s.tile} at the end, which {_fitted(s)} then — but {name} may have drawn it "
-            f"at {moves_then} {when}"
+        clause = NP_(
+            "%(tile)s at the end, which %(fitted)s then — but %(name)s may have drawn it at move "
+            "%(moves)s",
+            "%(tile)s at the end, which %(fitted)s then — but %(name)s may have drawn it at "
+            "moves %(moves)s",
+            len(s.draws),
+            tile=str(s.tile),
+            fitted=_fitted(s),
+            name=name,
+            moves=Items(tuple(j + 1 for j in s.draws), "or"),
         )
-    sentence = f"{_did(move, index, names)} and held {'; and '.join(clauses)}: possible — {rule}"
+        if clauses is None:
+            clauses = clause
+        else:
+            clauses = N_("%(before)s; and %(after)s", before=clauses, after=clause)
+    assert clauses is not None
+    sentence = N_(
+        "%(did)s and held %(clauses)s: possible — %(rule)s",
+        did=_did(move, index, names),
+        clauses=clauses,
+        rule=rule,
+    )
     return _breach(move, index, at_end, Certainty.POSSIBLE, rule, sentence)
 
 
@@ -248,42 +299,54 @@ def _breach(
     seen: tuple[Seen, ...],
     certainty: Certainty,
     rule: str,
-    sentence: str,
+    sentence: Message,
 ) -> Breach:
     ends = tuple(move.before.open_ends.items())
     return Breach(index, move.seat, move.kind, move.drawn, ends, seen, certainty, rule, sentence)
 
 
-def _did(move: Move, index: int, names: Sequence[str]) -> str:
+def _did(move: Move, index: int, names: Sequence[str]) -> Message:
     name = names[move.seat]
     if move.kind == "pass":
-        return f"{name} passed at move {index + 1}"
+        return N_("%(name)s passed at move %(move)s", name=name, move=index + 1)
     if move.drawn == 1:
-        return f"{name} drew at move {index + 1}"
-    return f"{name} drew {move.drawn} tiles at move {index + 1}"
+        return N_("%(name)s drew at move %(move)s", name=name, move=index + 1)
+    return N_(
+        "%(name)s drew %(drawn)s tiles at move %(move)s",
+        name=name,
+        drawn=move.drawn,
+        move=index + 1,
+    )
 
 
-def _fitted(seen: Seen) -> str:
-    ends = " and ".join(f"the {arm} end ({pip})" for arm, pip in seen.ends)
-    return f"fitted {ends}"
+def _fitted(seen: Seen) -> Message:
+    ends = tuple(
+        N_("the %(end)s end (%(pip)s)", end=arm_name(arm), pip=pip) for arm, pip in seen.ends
+    )
+    return N_("fitted %(ends)s", ends=Items(ends, "and"))
 
 
-def _where(seen: Seen) -> str:
+def _where(seen: Seen) -> Message:
     if seen.played_at is None:
-        return "held at the end"
-    return f"played at move {seen.played_at + 1}"
+        return N_("held at the end")
+    return N_("played at move %(move)s", move=seen.played_at + 1)
 
 
-def _holding(tiles: tuple[Seen, ...]) -> str:
-    parts = []
+def _holding(tiles: tuple[Seen, ...]) -> Message:
+    said: Message | None = None
     for s in tiles:
-        later = f" ({_where(s)})" if s.played_at is not None else ""
-        parts.append(f"{s.tile}{later}, which {_fitted(s)}")
-    return ", and ".join(parts)
-
-
-def _plural(count: int, one: str, many: str) -> str:
-    return f"{count} {one}" if count == 1 else f"{count} {many}"
+        if s.played_at is not None:
+            part = N_(
+                "%(tile)s (%(where)s), which %(fitted)s",
+                tile=str(s.tile),
+                where=_where(s),
+                fitted=_fitted(s),
+            )
+        else:
+            part = N_("%(tile)s, which %(fitted)s", tile=str(s.tile), fitted=_fitted(s))
+        said = part if said is None else N_("%(before)s, and %(after)s", before=said, after=part)
+    assert said is not None
+    return said
 
 
 def _weight(tile: Tile) -> int:

@@ -37,15 +37,20 @@ taken back (R5)
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from .actions import Correct, Draw, Pass, Play, StartHand
 from .errors import IllegalAction, RuleError
 from .hand import Hand, Move
+from .layout import arm_name
+from .messages import N_, NP_, Message
 from .tiles import Tile
 
 if TYPE_CHECKING:
     from .game import GameState
+
+
+_UNSAID: Final = Message("", {})
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,7 +64,7 @@ class Fixed:
     dropped: tuple[Move, ...]  # the later moves no longer in effect, as they were entered
     refusal: RuleError | None  # why the first of those no longer fits
     turned: tuple[int, int] | None = None  # the first kept move now another's: (number, seat)
-    message: str = ""
+    message: Message = _UNSAID  # set by ``correct``
 
     @property
     def stopped(self) -> int | None:
@@ -73,18 +78,31 @@ def correct(state: GameState, action: Correct) -> tuple[GameState, Fixed]:
     if hand is None or not can_fix(state):
         raise IllegalAction(
             "no_hand_to_fix",
-            "only the moves of a hand still being played can be fixed: this one is settled "
-            "(undo the settlement first)"
+            N_(
+                "only the moves of a hand still being played can be fixed: this one is settled "
+                "(undo the settlement first)"
+            )
             if hand
-            else "no hand has been played yet: there is no move to fix",
+            else N_("no hand has been played yet: there is no move to fix"),
             "R12",
         )
     moves = hand.moves
     if not 1 <= action.entry <= len(moves):
-        had = f"has {_plural(len(moves), 'move')}" if moves else "has no moves yet"
-        raise IllegalAction(
-            "bad_entry", f"hand {hand.number} {had}: there is no move {action.entry} to fix"
-        )
+        if moves:
+            said = NP_(
+                "hand %(hand)s has %(num)s move: there is no move %(entry)s to fix",
+                "hand %(hand)s has %(num)s moves: there is no move %(entry)s to fix",
+                len(moves),
+                hand=hand.number,
+                entry=action.entry,
+            )
+        else:
+            said = N_(
+                "hand %(hand)s has no moves yet: there is no move %(entry)s to fix",
+                hand=hand.number,
+                entry=action.entry,
+            )
+        raise IllegalAction("bad_entry", said)
     index = action.entry - 1
     again = _dealt_again(state, hand)
     for move in moves[:index]:
@@ -96,7 +114,11 @@ def correct(state: GameState, action: Correct) -> tuple[GameState, Fixed]:
         except RuleError as wrong:
             raise type(wrong)(
                 wrong.code,
-                f"move {action.entry} cannot be fixed that way: {wrong.message}",
+                N_(
+                    "move %(entry)s cannot be fixed that way: %(refusal)s",
+                    entry=action.entry,
+                    refusal=wrong.message,
+                ),
                 wrong.rule,
             ) from None
     assert again.hand is not None
@@ -145,7 +167,7 @@ def entered(move: Move) -> Play | Draw | Pass:
     return Pass(confirm=True)
 
 
-def words(move: Move, names: tuple[str, ...] | list[str]) -> str:
+def words(move: Move, names: tuple[str, ...] | list[str]) -> Message:
     """A move in words, the tile named as on the picker (high half first).
 
     >>> from .layout import Layout
@@ -155,11 +177,17 @@ def words(move: Move, names: tuple[str, ...] | list[str]) -> str:
     name = names[move.seat]
     if move.kind == "play" and move.tile is not None:
         if move.arm is None:
-            return f"{name} led {move.tile}"
-        return f"{name} played {Tile(*move.tile.key)} on the {move.arm} end"
+            return N_("%(name)s led %(tile)s", name=name, tile=str(move.tile))
+        return N_(
+            "%(name)s played %(tile)s on the %(end)s end",
+            name=name,
+            tile=str(Tile(*move.tile.key)),
+            end=arm_name(move.arm),
+        )
     if move.kind == "draw":
-        return f"{name} drew a tile" if move.drawn == 1 else f"{name} drew {move.drawn} tiles"
-    return f"{name} passed"
+        drawn = NP_("a tile", "%(num)s tiles", move.drawn)
+        return N_("%(name)s drew %(drawn)s", name=name, drawn=drawn)
+    return N_("%(name)s passed", name=name)
 
 
 def _dealt_again(state: GameState, hand: Hand) -> GameState:
@@ -178,49 +206,74 @@ def _dealt_again(state: GameState, hand: Hand) -> GameState:
     return started
 
 
-def _message(fixed: Fixed, names: tuple[str, ...]) -> str:
+def _message(fixed: Fixed, names: tuple[str, ...]) -> Message:
     was = fixed.was
     entry = fixed.entry
     if not fixed.now:
-        text = f"Removed move {entry} ({words(was, names)})"
+        text = N_("Removed move %(entry)s (%(was)s)", entry=entry, was=words(was, names))
     elif fixed.now == (was,):
-        text = f"Move {entry} already reads: {words(was, names)}; nothing changed"
+        text = N_(
+            "Move %(entry)s already reads: %(was)s; nothing changed",
+            entry=entry,
+            was=words(was, names),
+        )
     else:
-        text = f"Fixed move {entry}: {'; then '.join(words(m, names) for m in fixed.now)}"
-        text += _instead(was, fixed.now, names)
+        now = words(fixed.now[0], names)
+        for move in fixed.now[1:]:
+            now = N_("%(before)s; then %(after)s", before=now, after=words(move, names))
+        text = N_(
+            "Fixed move %(entry)s: %(now)s%(instead)s",
+            entry=entry,
+            now=now,
+            instead=_instead(was, fixed.now, names),
+        )
     if fixed.kept:
         first, last = entry + 1, entry + fixed.kept
-        text += f"; move {first} kept" if first == last else f"; moves {first}–{last} kept"
+        if first == last:
+            text = N_("%(fixed)s; move %(first)s kept", fixed=text, first=first)
+        else:
+            text = N_(
+                "%(fixed)s; moves %(first)s–%(last)s kept", fixed=text, first=first, last=last
+            )
         if fixed.turned is not None:  # the turn moved on: later tiles are the next players'
             number, seat = fixed.turned
-            text += f", the turns moved on (move {number} is now {names[seat]}'s)"
+            text = N_(
+                "%(fixed)s, the turns moved on (move %(move)s is now %(name)s's)",
+                fixed=text,
+                move=number,
+                name=names[seat],
+            )
     if fixed.dropped and fixed.refusal is not None:
         refusal = fixed.refusal
-        text += (
-            f"; move {fixed.stopped} ({words(fixed.dropped[0], names)}) no longer fits: "
-            f"{refusal.message} — moves from there on taken back"
+        text = N_(
+            "%(fixed)s; move %(move)s (%(was)s) no longer fits: %(refusal)s — moves from there "
+            "on taken back",
+            fixed=text,
+            move=fixed.stopped or 0,
+            was=words(fixed.dropped[0], names),
+            refusal=refusal.message,
         )
         if refusal.rule:
-            text += f" ({refusal.rule})"
+            text = N_("%(fixed)s (%(rule)s)", fixed=text, rule=refusal.rule)
     return text
 
 
-def _instead(was: Move, now: tuple[Move, ...], names: tuple[str, ...]) -> str:
+def _instead(was: Move, now: tuple[Move, ...], names: tuple[str, ...]) -> Message:
     """How the fixed move differs from what was entered, in the fewest words."""
     only = now[0] if len(now) == 1 else None
     if only is not None and only.seat == was.seat and only.kind == was.kind == "play":
         assert only.tile is not None and was.tile is not None
         if was.arm is None:  # a lead: the tile, or which way round it was laid (R4)
-            return f", not {was.tile}"
+            return N_(", not %(tile)s", tile=str(was.tile))
         if only.tile == was.tile:
-            return f", not on the {was.arm} end"
+            return N_(", not on the %(end)s end", end=arm_name(was.arm))
         if only.arm == was.arm:
-            return f", not {Tile(*was.tile.key)}"
-        return f", not {Tile(*was.tile.key)} on the {was.arm} end"
+            return N_(", not %(tile)s", tile=str(Tile(*was.tile.key)))
+        return N_(
+            ", not %(tile)s on the %(end)s end",
+            tile=str(Tile(*was.tile.key)),
+            end=arm_name(was.arm),
+        )
     if only is not None and only.seat == was.seat and only.kind == was.kind == "draw":
-        return f", not {was.drawn}"
-    return f" (entered as: {words(was, names)})"
-
-
-def _plural(count: int, one: str) -> str:
-    return f"{count} {one}" if count == 1 else f"{count} {one}s"
+        return N_(", not %(drawn)s", drawn=was.drawn)
+    return N_(" (entered as: %(was)s)", was=words(was, names))

@@ -2,11 +2,17 @@
 
 Every refusal is a :class:`RuleError` (a :class:`ValueError`) carrying a stable ``code`` for
 programs, the ``rule`` it enforces (an id of RULES.md such as ``"R10"``, or ``None`` for plain
-input errors) and a ``message`` a player understands. Raising one never changes a state: every
-state in this package is immutable.
+input errors) and a ``message`` a player understands: a :class:`~.messages.Message`, whose
+``params`` (the tile, the open ends, the player) the refusal carries too, so the web layer can
+say it in any language. Raising one never changes a state: every state in this package is
+immutable.
 """
 
 from __future__ import annotations
+
+from collections.abc import Mapping
+
+from .messages import Message, Param
 
 
 class RuleError(ValueError):
@@ -19,6 +25,11 @@ class RuleError(ValueError):
         self.code = code
         self.rule = rule
         self.message = message
+
+    @property
+    def params(self) -> Mapping[str, Param]:
+        """What the message names: ``{"tile": "6-6", "ends": Items(...)}``; {} if nothing."""
+        return self.message.params if isinstance(self.message, Message) else {}
 
     def as_dict(self) -> dict[str, str | None]:
         return {"code": self.code, "rule": self.rule, "message": self.message}

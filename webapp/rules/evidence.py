@@ -39,6 +39,7 @@ from typing import NamedTuple
 
 from .errors import RecordContradiction
 from .hand import Hand, Move
+from .messages import N_, NP_, Items, Message
 from .tiles import DOUBLE_SIX
 
 _INDEX = {tile: i for i, tile in enumerate(DOUBLE_SIX)}
@@ -395,15 +396,22 @@ def refusal(
         return None
     tiles, places = found
     name = names[move.seat]
+    head: Message
     if move.kind == "pass":
-        code, head = "must_hold_fitting", f"{name} must hold a tile that fits, so cannot pass"
+        code = "must_hold_fitting"
+        head = N_("%(name)s must hold a tile that fits, so cannot pass", name=name)
     elif move.drawn > 1 and refusal(before, before.draw(1, tuple(names)), names) is None:
         code = "draw_must_fit"
-        head = f"{name} cannot draw {move.drawn} tiles without a tile that fits before the last"
+        head = N_(
+            "%(name)s cannot draw %(drawn)s tiles without a tile that fits before the last",
+            name=name,
+            drawn=move.drawn,
+        )
     else:
-        code, head = "must_hold_fitting", f"{name} must hold a tile that fits, so cannot draw"
+        code = "must_hold_fitting"
+        head = N_("%(name)s must hold a tile that fits, so cannot draw", name=name)
     proof = _proof(record, tiles, places, before, move.seat, names)
-    return RecordContradiction(code, f"{head}: {proof} (R7a)", "R7a")
+    return RecordContradiction(code, N_("%(head)s: %(proof)s (R7a)", head=head, proof=proof), "R7a")
 
 
 def _proof(
@@ -413,7 +421,7 @@ def _proof(
     hand: Hand,
     seat: int,
     names: Sequence[str],
-) -> str:
+) -> Message:
     """Which tiles, where else they could be, and the entries that closed the other places."""
     on_table = set(hand.layout.tiles)
     shown = [DOUBLE_SIX[i] for i in tiles if DOUBLE_SIX[i] not in on_table]
@@ -426,14 +434,24 @@ def _proof(
         if places >> p & 1:
             where = None if place.seat is None or place.move >= len(hand.moves) else place.seat
             room[where] += place.size
-    parts = [f"{_listed(shown)} {'is' if len(shown) == 1 else 'are'} not on the table"]
+    listed = Items(tuple(str(tile) for tile in shown), "and")
+    parts = [
+        NP_(
+            "%(tiles)s is not on the table",
+            "%(tiles)s are not on the table",
+            len(shown),
+            tiles=listed,
+        )
+    ]
     face_down = len(hand.unplayed) - sum(hand.held)
     if not face_down:
-        parts.append("the boneyard is empty")
+        parts.append(N_("the boneyard is empty"))
     elif room[None] < face_down:
-        parts.append(f"at most {room[None]} of them can be in the boneyard")
+        parts.append(N_("at most %(most)s of them can be in the boneyard", most=room[None]))
     else:
-        parts.append(f"the boneyard holds {_tiles(face_down)}")
+        parts.append(
+            NP_("the boneyard holds %(num)s tile", "the boneyard holds %(num)s tiles", face_down)
+        )
     elsewhere = room[None]
     for other in range(len(hand.held)):
         if other == seat or not hand.held[other]:
@@ -441,46 +459,70 @@ def _proof(
         can_hold = max(0, room[other] - played_by.get(other, 0))
         elsewhere += can_hold
         entries = _entries(record, tiles, other, hand.moves)
-        holds = "none" if not can_hold else f"at most {can_hold}"
+        holds = N_("none") if not can_hold else N_("at most %(most)s", most=can_hold)
+        name = names[other]
         if entries:
-            parts.append(f"{names[other]} {entries}, so holds {holds} of them")
+            parts.append(
+                N_(
+                    "%(name)s %(entries)s, so holds %(holds)s of them",
+                    name=name,
+                    entries=entries,
+                    holds=holds,
+                )
+            )
         elif can_hold < hand.held[other]:
-            parts.append(f"{names[other]} can hold {holds} of them")
+            parts.append(N_("%(name)s can hold %(holds)s of them", name=name, holds=holds))
         else:
-            parts.append(f"{names[other]} holds {_tiles(hand.held[other])}")
-    proof = "; ".join(parts)
+            parts.append(
+                NP_(
+                    "%(name)s holds %(num)s tile",
+                    "%(name)s holds %(num)s tiles",
+                    hand.held[other],
+                    name=name,
+                )
+            )
+    proof = parts[0]
+    for part in parts[1:]:
+        proof = N_("%(proof)s; %(part)s", proof=proof, part=part)
     if elsewhere:
-        proof += f" — at most {elsewhere} of the {len(shown)} can be elsewhere"
+        proof = N_(
+            "%(proof)s — at most %(most)s of the %(tiles)s can be elsewhere",
+            proof=proof,
+            most=elsewhere,
+            tiles=len(shown),
+        )
     return proof
 
 
-def _entries(record: _Record, tiles: tuple[int, ...], seat: int, moves: Sequence[Move]) -> str:
+def _entries(
+    record: _Record, tiles: tuple[int, ...], seat: int, moves: Sequence[Move]
+) -> Items | None:
     """The draws and passes of ``seat`` at which some of ``tiles`` fitted, in words."""
-    said: dict[str, list[int]] = {}  # "drew", "drew 10 tiles", "passed" -> move numbers
+    said: dict[int, list[int]] = {}  # tiles drawn (0: a pass) -> move numbers
     for moment in record.moments:
         if moment.seat != seat or moment.move >= len(moves):
             continue
         if any(moment.fitting >> tile & 1 for tile in tiles):
             move = moves[moment.move]
-            if move.kind == "pass":
-                verb = "passed"
-            else:
-                verb = "drew" if move.drawn == 1 else f"drew {move.drawn} tiles"
-            said.setdefault(verb, []).append(moment.move + 1)
-    return _listed(
-        [
-            f"{verb} at move{'s' if len(numbers) > 1 else ''} {_listed(numbers)}"
-            for verb, numbers in said.items()
-        ]
+            said.setdefault(0 if move.kind == "pass" else move.drawn, []).append(moment.move + 1)
+    if not said:
+        return None
+    return Items(tuple(_at_moves(drawn, numbers) for drawn, numbers in said.items()), "and")
+
+
+def _at_moves(drawn: int, numbers: list[int]) -> Message:
+    """ "passed at move 3", "drew at moves 2 and 5", "drew 10 tiles at move 4"."""
+    moves = Items(tuple(numbers), "and")
+    if drawn == 0:
+        return NP_(
+            "passed at move %(moves)s", "passed at moves %(moves)s", len(numbers), moves=moves
+        )
+    if drawn == 1:
+        return NP_("drew at move %(moves)s", "drew at moves %(moves)s", len(numbers), moves=moves)
+    return NP_(
+        "drew %(drawn)s tiles at move %(moves)s",
+        "drew %(drawn)s tiles at moves %(moves)s",
+        len(numbers),
+        drawn=drawn,
+        moves=moves,
     )
-
-
-def _listed(words: Sequence[object]) -> str:
-    shown = [str(word) for word in words]
-    if len(shown) <= 1:
-        return "".join(shown)
-    return ", ".join(shown[:-1]) + " and " + shown[-1]
-
-
-def _tiles(count: int) -> str:
-    return f"{count} tile" if count == 1 else f"{count} tiles"

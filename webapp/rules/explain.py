@@ -19,7 +19,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .hand import Move
-from .layout import Arm, Layout, Placement, points_for
+from .layout import Arm, Layout, Placement, arm_name, points_for
+from .messages import N_, Message
 from .settlement import round_to_five
 from .tiles import Tile
 
@@ -29,10 +30,15 @@ class Reason:
     """One sentence of an explanation and the rule of RULES.md it applies (``"R10"``)."""
 
     rule: str
-    text: str
+    text: Message
 
     def __str__(self) -> str:
-        return f"{self.text} ({self.rule})"
+        return str(self.said)
+
+    @property
+    def said(self) -> Message:
+        """The sentence with its rule: ``Count 3 + 2 = 5: ... (R11)``."""
+        return N_("%(text)s (%(rule)s)", text=self.text, rule=self.rule)
 
 
 def explain_play(before: Layout, placement: Placement) -> list[Reason]:
@@ -61,12 +67,14 @@ def explain_move(move: Move) -> list[Reason]:
         return [
             Reason(
                 "R6",
-                "A player who cannot play draws from the boneyard, one tile at a time, and "
-                "plays the first tile that fits at once",
+                N_(
+                    "A player who cannot play draws from the boneyard, one tile at a time, and "
+                    "plays the first tile that fits at once"
+                ),
             )
         ]
     if move.kind == "pass":
-        return [Reason("R7", "A player who cannot play when the boneyard is empty passes")]
+        return [Reason("R7", N_("A player who cannot play when the boneyard is empty passes"))]
     return []
 
 
@@ -78,14 +86,21 @@ def explain_count(layout: Layout) -> Reason:
     """
     count = layout.count
     if points_for(count) and layout.rules.points == "fives":
-        verdict = f"a multiple of 5, {count} pips: scores {layout.points} in fives"
+        verdict = N_(
+            "a multiple of 5, %(count)s pips: scores %(points)s in fives",
+            count=count,
+            points=layout.points,
+        )
     elif points_for(count):
-        verdict = f"a multiple of 5, scores {count}"
+        verdict = N_("a multiple of 5, scores %(count)s", count=count)
     elif count == 0:
-        verdict = "nothing to score"
+        verdict = N_("nothing to score")
     else:
-        verdict = "not a multiple of 5, no points"
-    return Reason("R11", f"Count {layout.breakdown}: {verdict}")
+        verdict = N_("not a multiple of 5, no points")
+    return Reason(
+        "R11",
+        N_("Count %(breakdown)s: %(verdict)s", breakdown=layout.breakdown, verdict=verdict),
+    )
 
 
 def explain_rounding(pips: int, rounding: str = "nearest") -> Reason:
@@ -104,23 +119,48 @@ def explain_rounding(pips: int, rounding: str = "nearest") -> Reason:
     past = pips % 5
     below = pips - past
     if rounding == "none":
-        return Reason("R22", f"{pips} pips count as they are: this table does not round")
-    if past == 0:
-        text = f"{pips} pips are already a multiple of five: {rounded}"
-    elif rounding in ("up", "down"):
-        way = "up" if rounding == "up" else "down"
         return Reason(
-            "R22", f"{pips} pips round {way} to {rounded}: this table rounds any remainder {way}"
+            "R22", N_("%(pips)s pips count as they are: this table does not round", pips=pips)
+        )
+    if past == 0:
+        text = N_(
+            "%(pips)s pips are already a multiple of five: %(rounded)s", pips=pips, rounded=rounded
+        )
+    elif rounding == "up":
+        return Reason(
+            "R22",
+            N_(
+                "%(pips)s pips round up to %(rounded)s: this table rounds any remainder up",
+                pips=pips,
+                rounded=rounded,
+            ),
+        )
+    elif rounding == "down":
+        return Reason(
+            "R22",
+            N_(
+                "%(pips)s pips round down to %(rounded)s: this table rounds any remainder down",
+                pips=pips,
+                rounded=rounded,
+            ),
         )
     elif rounded > pips:
-        text = (
-            f"{pips} pips round up to {rounded}: {pips} is {past} past {below}, "
-            "and 3 or 4 past rounds up"
+        text = N_(
+            "%(pips)s pips round up to %(rounded)s: %(pips)s is %(past)s past %(below)s, and 3 "
+            "or 4 past rounds up",
+            pips=pips,
+            rounded=rounded,
+            past=past,
+            below=below,
         )
     else:
-        text = (
-            f"{pips} pips round down to {rounded}: {pips} is {past} past {below}, "
-            "and 1 or 2 past rounds down"
+        text = N_(
+            "%(pips)s pips round down to %(rounded)s: %(pips)s is %(past)s past %(below)s, and "
+            "1 or 2 past rounds down",
+            pips=pips,
+            rounded=rounded,
+            past=past,
+            below=below,
         )
     return Reason("R13", text)
 
@@ -131,18 +171,37 @@ def explain_rounding(pips: int, rounding: str = "nearest") -> Reason:
 def _where(before: Layout, tile: Tile, arm: Arm | None) -> Reason:
     if before.lead is None or arm is None:
         if tile.is_double:
-            return Reason("R4", f"{tile} leads: any tile may lead")
+            return Reason("R4", N_("%(tile)s leads: any tile may lead", tile=str(tile)))
         return Reason(
             "R4",
-            f"{tile} leads: any tile may lead. Its {tile.a} is the left end and its {tile.b} "
-            "the right end",
+            N_(
+                "%(tile)s leads: any tile may lead. Its %(a)s is the left end and its %(b)s the "
+                "right end",
+                tile=str(tile),
+                a=tile.a,
+                b=tile.b,
+            ),
         )
     pip = before.open_ends[arm]
     if tile.is_double:
-        return Reason("R5", f"{tile} goes on the {arm} end, which showed {pip}")
+        return Reason(
+            "R5",
+            N_(
+                "%(tile)s goes on the %(end)s end, which showed %(pip)s",
+                tile=str(tile),
+                end=arm_name(arm),
+                pip=pip,
+            ),
+        )
     return Reason(
         "R5",
-        f"{tile} goes on the {arm} end, which showed {pip}: its {tile.other(pip)} now shows there",
+        N_(
+            "%(tile)s goes on the %(end)s end, which showed %(pip)s: its %(other)s now shows there",
+            tile=str(tile),
+            end=arm_name(arm),
+            pip=pip,
+            other=tile.other(pip),
+        ),
     )
 
 
@@ -151,23 +210,37 @@ def _double(before: Layout, tile: Tile) -> Reason:
     if not rules.has_spinners:
         return Reason(
             "R17",
-            f"{tile} is a double, so it lies crosswise, but with no spinner (Muggins) it stays "
-            "in the line: up and down never open",
+            N_(
+                "%(tile)s is a double, so it lies crosswise, but with no spinner (Muggins) it "
+                "stays in the line: up and down never open",
+                tile=str(tile),
+            ),
         )
     if before.spinner is not None and rules.makes_spinner(tile, len(before.spinners)):
         return Reason(
             "R17",
-            f"{tile} is a double, and every double is a spinner (Five Up): once both its sides "
-            f"are covered, its ends {tile} up and {tile} down open",
+            N_(
+                "%(tile)s is a double, and every double is a spinner (Five Up): once both its "
+                "sides are covered, its ends %(tile)s up and %(tile)s down open",
+                tile=str(tile),
+            ),
         )
     if before.spinner is None:
         return Reason(
-            "R9", f"{tile} is the first double played, so it is the spinner; doubles lie crosswise"
+            "R9",
+            N_(
+                "%(tile)s is the first double played, so it is the spinner; doubles lie crosswise",
+                tile=str(tile),
+            ),
         )
     return Reason(
         "R9",
-        f"{tile} is a double, so it lies crosswise, but it is no spinner: only the first "
-        f"double played ({before.spinner}) spins",
+        N_(
+            "%(tile)s is a double, so it lies crosswise, but it is no spinner: only the first "
+            "double played (%(spinner)s) spins",
+            tile=str(tile),
+            spinner=str(before.spinner),
+        ),
     )
 
 
@@ -180,22 +253,32 @@ def _spinner_sides(before: Layout, after: Layout) -> list[Reason]:
         return [
             Reason(
                 "R10",
-                f"Both sides of the spinner {spinner} are covered: up and down are open, "
-                f"each showing {spinner.a}",
+                N_(
+                    "Both sides of the spinner %(spinner)s are covered: up and down are open, "
+                    "each showing %(pip)s",
+                    spinner=str(spinner),
+                    pip=spinner.a,
+                ),
             )
         ]
     covered = after.spinner_sides_covered()
     if after.spinner_arm is not None:
-        text = (
-            f"The line covers one side of the spinner {spinner}; a tile on its free side "
-            "opens up and down"
+        text = N_(
+            "The line covers one side of the spinner %(spinner)s; a tile on its free side opens "
+            "up and down",
+            spinner=str(spinner),
         )
     elif covered == 0:
-        text = f"Up and down open once both sides of the spinner {spinner} are covered"
+        text = N_(
+            "Up and down open once both sides of the spinner %(spinner)s are covered",
+            spinner=str(spinner),
+        )
     else:
-        text = (
-            f"The spinner {spinner} has {covered} of 2 sides covered: up and down open "
-            "once a tile covers the other"
+        text = N_(
+            "The spinner %(spinner)s has %(covered)s of 2 sides covered: up and down open once "
+            "a tile covers the other",
+            spinner=str(spinner),
+            covered=covered,
         )
     return [Reason("R10", text)]
 
@@ -204,34 +287,53 @@ def _counting(before: Layout, after: Layout, tile: Tile, arm: Arm | None) -> lis
     """R8/R11: the parts of the count a new player gets wrong: lone leads, doubles, spinner."""
     reasons = []
     if before.lead is None:
-        once = f" once: {tile.pips}, not {2 * tile.pips}" if tile.is_double else f": {tile.pips}"
-        reasons.append(Reason("R11", f"A lone lead counts both its halves{once}"))
+        if tile.is_double:
+            text = N_(
+                "A lone lead counts both its halves once: %(pips)s, not %(twice)s",
+                pips=tile.pips,
+                twice=2 * tile.pips,
+            )
+        else:
+            text = N_("A lone lead counts both its halves: %(pips)s", pips=tile.pips)
+        reasons.append(Reason("R11", text))
         return reasons
     spinner_counts = [t for t in after.end_values if t.tile == after.spinner]
     if spinner_counts and after.spinner is not None and not after.branches_open:
         value = spinner_counts[0].value
         reasons.append(
-            Reason("R11", f"The spinner counts both halves, {value}, while a side is open")
+            Reason(
+                "R11",
+                N_("The spinner counts both halves, %(value)s, while a side is open", value=value),
+            )
         )
     elif after.branches_open and not before.branches_open:
         reasons.append(
             Reason(
                 "R11",
-                "The spinner stops counting once both its sides are covered, like any tile "
-                "inside the line",
+                N_(
+                    "The spinner stops counting once both its sides are covered, like any tile "
+                    "inside the line"
+                ),
             )
         )
     if tile.is_double and tile != after.spinner and arm is not None:
         if after.rules.doubles == "one-half":
-            text = f"A double at the end of an arm counts one half here: {tile.a}"
+            text = N_("A double at the end of an arm counts one half here: %(pips)s", pips=tile.a)
             reasons.append(Reason("R18", text))
         else:
-            text = f"A double at the end of an arm counts both halves: {tile.pips}"
+            text = N_("A double at the end of an arm counts both halves: %(pips)s", pips=tile.pips)
             reasons.append(Reason("R8", text))
     covered = [t for t in before.end_values if t.arm is arm and t.tile.is_double]
     if arm is not None and covered and covered[0].tile != before.spinner:
         double = covered[0].tile
         reasons.append(
-            Reason("R8", f"{double} stops counting both halves: {tile} now covers its free side")
+            Reason(
+                "R8",
+                N_(
+                    "%(double)s stops counting both halves: %(tile)s now covers its free side",
+                    double=str(double),
+                    tile=str(tile),
+                ),
+            )
         )
     return reasons

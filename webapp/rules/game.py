@@ -28,7 +28,8 @@ from . import evidence
 from .actions import Action, Correct, Draw, EndHand, Pass, Play, StartHand, Undo
 from .errors import IllegalAction
 from .hand import Hand, HandEnd
-from .layout import Arm, Placement
+from .layout import Arm, Placement, arm_name
+from .messages import N_, NP_, Items, Message
 from .options import Finish, Options
 from .settlement import Report, check_reports
 from .tiles import Tile
@@ -195,16 +196,18 @@ class GameState:
         elif isinstance(action, Correct):
             new, outcome = self._correct(action)
         else:
-            raise IllegalAction("bad_action", f"{action!r} is not an action")
+            raise IllegalAction(
+                "bad_action", N_("%(action)s is not an action", action=repr(action))
+            )
         return replace(new, done=outcome.message, previous=self), outcome
 
     def _undo(self) -> tuple[GameState, Outcome]:
         if self.previous is None:
-            raise IllegalAction("nothing_to_undo", "there is nothing to undo")
+            raise IllegalAction("nothing_to_undo", N_("there is nothing to undo"))
         back = self.previous
         return (
             back,
-            Outcome("undo", message=f"Undone: {self.done}", next=back.next_step()),
+            Outcome("undo", message=N_("Undone: %(done)s", done=self.done), next=back.next_step()),
         )
 
     def _correct(self, action: Correct) -> tuple[GameState, Outcome]:
@@ -218,34 +221,42 @@ class GameState:
 
     def _start(self, action: StartHand) -> tuple[GameState, Outcome]:
         if self.status is not Status.AWAITING_START:
-            raise self._status_refusal("start a hand")
+            raise self._status_refusal(N_("start a hand"))
         leader = action.leader if action.leader is not None else self.next_leader
         by_double = self.next_leader is None and self.options.variant.leads_highest_double
         if leader is None and by_double:
             raise IllegalAction(
                 "leader_needed",
-                "say who holds the highest double: they lead it (R21); if nobody holds a "
-                "double, say so and name who holds the heaviest tile",
+                N_(
+                    "say who holds the highest double: they lead it (R21); if nobody holds a "
+                    "double, say so and name who holds the heaviest tile"
+                ),
                 "R21",
             )
         if leader is None:
             raise IllegalAction(
-                "leader_needed", "say who leads, or let the app pick at random (R3)", "R3"
+                "leader_needed", N_("say who leads, or let the app pick at random (R3)"), "R3"
             )
         if action.no_double and not by_double:
             raise IllegalAction(
                 "no_double_unneeded",
-                "whether anyone holds a double matters only when the highest double leads "
-                "the first hand or a hand after a block (R21)",
+                N_(
+                    "whether anyone holds a double matters only when the highest double leads "
+                    "the first hand or a hand after a block (R21)"
+                ),
                 "R21",
             )
         if not 0 <= leader < self.options.player_count:
-            raise IllegalAction("bad_seat", f"seat {leader + 1} is not at this table")
+            raise IllegalAction(
+                "bad_seat", N_("seat %(seat)s is not at this table", seat=leader + 1)
+            )
         if self.next_leader is not None and leader != self.next_leader:
             raise IllegalAction(
                 "wrong_leader",
-                f"{self.name(self.next_leader)} went out last hand, so "
-                f"{self.name(self.next_leader)} leads (R3)",
+                N_(
+                    "%(name)s went out last hand, so %(name)s leads (R3)",
+                    name=self.name(self.next_leader),
+                ),
                 "R3",
             )
         number = self.hand_number + 1
@@ -254,27 +265,33 @@ class GameState:
         return state, Outcome(
             "start_hand",
             leader,
-            message=f"Hand {number}: {self.name(leader)} leads",
+            message=N_("Hand %(number)s: %(name)s leads", number=number, name=self.name(leader)),
             next=state.next_step(),
         )
 
-    def _check_turn(self, seat: int | None, doing: str) -> Hand:
+    def _check_turn(self, seat: int | None, doing: Message) -> Hand:
         if self.status is not Status.PLAYING or self.hand is None:
             raise self._status_refusal(doing)
         if seat is not None and not 0 <= seat < self.options.player_count:
-            raise IllegalAction("bad_seat", f"seat {seat + 1} is not at this table")
+            raise IllegalAction("bad_seat", N_("seat %(seat)s is not at this table", seat=seat + 1))
         if seat is not None and seat != self.hand.turn:
             raise IllegalAction(
                 "not_your_turn",
-                f"it is {self.name(self.hand.turn)}'s turn, not {self.name(seat)}'s",
+                N_(
+                    "it is %(turn)s's turn, not %(name)s's",
+                    turn=self.name(self.hand.turn),
+                    name=self.name(seat),
+                ),
                 "R5",
             )
         return self.hand
 
     def _check_can_play(self, tile: Tile, seat: int | None, check_fit: bool = True) -> Hand:
-        hand = self._check_turn(seat, "play")
+        hand = self._check_turn(seat, N_("play"))
         if tile in hand.layout.tiles:
-            raise IllegalAction("already_played", f"{tile} was already played", "R1")
+            raise IllegalAction(
+                "already_played", N_("%(tile)s was already played", tile=str(tile)), "R1"
+            )
         if check_fit and hand.layout.lead is not None and not hand.layout.fits(tile):
             raise IllegalAction("no_match", hand.layout.why_not(tile), "R5")
         if hand.layout.lead is None:
@@ -288,9 +305,27 @@ class GameState:
         if hand.layout.lead is not None and arm is None:
             choices = hand.layout.placements(action.tile)
             if len(choices) > 1:
-                listed = " or ".join(f"{p.arm} ({p.points} points)" for p in choices)
+                listed = Items(
+                    tuple(
+                        NP_(
+                            "%(end)s (%(num)s point)",
+                            "%(end)s (%(num)s points)",
+                            p.points,
+                            end=arm_name(p.arm),
+                        )
+                        for p in choices
+                        if p.arm is not None
+                    ),
+                    "or",
+                )
                 raise IllegalAction(
-                    "choose_end", f"{action.tile} fits more than one end: {listed}", "R5"
+                    "choose_end",
+                    N_(
+                        "%(tile)s fits more than one end: %(ends)s",
+                        tile=str(action.tile),
+                        ends=listed,
+                    ),
+                    "R5",
                 )
             arm = choices[0].arm
         seat = hand.turn
@@ -303,18 +338,33 @@ class GameState:
             after = replace(after, moves=(*after.moves[:-1], move))
         scores = self._add(self.scores, side, move.points)
         state = replace(self, hand=after, scores=scores)
+        name = self.name(seat)
         if move.arm is None:
-            message = f"{self.name(seat)} led {move.tile}: {move.breakdown}"
+            message = N_(
+                "%(name)s led %(tile)s: %(breakdown)s",
+                name=name,
+                tile=str(move.tile),
+                breakdown=move.breakdown,
+            )
         else:
             # Named as on the picker (high half first), whichever way it lies on the table.
             named = Tile(*move.tile.key) if move.tile else move.tile
-            message = f"{self.name(seat)} played {named} on the {move.arm} end: {move.breakdown}"
+            message = N_(
+                "%(name)s played %(tile)s on the %(end)s end: %(breakdown)s",
+                name=name,
+                tile=str(named),
+                end=arm_name(move.arm),
+                breakdown=move.breakdown,
+            )
         if move.points:
-            message += f", scores {move.points}"
+            message = N_("%(play)s, scores %(points)s", play=message, points=move.points)
         if past:
-            message += (
-                f", but {self.options.side_name(side)} must reach {self.options.goal} exactly: "
-                "the points are not scored (R25)"
+            message = N_(
+                "%(play)s, but %(side)s must reach %(goal)s exactly: the points are not scored "
+                "(R25)",
+                play=message,
+                side=self.options.side_name(side),
+                goal=self.options.goal,
             )
         scorer = side if move.points else None
         state = state._check_target(immediate=True, scorer=scorer)
@@ -326,22 +376,22 @@ class GameState:
         return state, outcome
 
     def _draw(self, action: Draw) -> tuple[GameState, Outcome]:
-        hand = self._check_turn(action.seat, "draw")
+        hand = self._check_turn(action.seat, N_("draw"))
         if action.count < 1:
-            raise IllegalAction("bad_draw", "draw a whole number of tiles, 1 or more", "R6")
+            raise IllegalAction("bad_draw", N_("draw a whole number of tiles, 1 or more"), "R6")
         after = hand.draw(action.count, self.options.players)
         self._check_record(hand, after, action.confirm)
         state = replace(self, hand=after)
-        drawn = "a tile" if action.count == 1 else f"{action.count} tiles"
+        drawn = NP_("a tile", "%(num)s tiles", action.count)
         return state, Outcome(
             "draw",
             hand.turn,
-            message=f"{self.name(hand.turn)} drew {drawn}",
+            message=N_("%(name)s drew %(drawn)s", name=self.name(hand.turn), drawn=drawn),
             next=state.next_step(),
         )
 
     def _pass(self, action: Pass) -> tuple[GameState, Outcome]:
-        hand = self._check_turn(action.seat, "pass")
+        hand = self._check_turn(action.seat, N_("pass"))
         after = hand.pass_turn(self.options.players)
         self._check_record(hand, after, action.confirm)
         state = replace(self, hand=after)
@@ -350,7 +400,7 @@ class GameState:
         return state, Outcome(
             "pass",
             hand.turn,
-            message=f"{self.name(hand.turn)} passed",
+            message=N_("%(name)s passed", name=self.name(hand.turn)),
             next=state.next_step(),
         )
 
@@ -365,11 +415,13 @@ class GameState:
     def _end_hand(self, action: EndHand) -> tuple[GameState, Outcome]:
         hand = self.hand
         if self.status is not Status.HAND_OVER or hand is None or hand.end is None:
-            raise self._status_refusal("settle the hand")
+            raise self._status_refusal(N_("settle the hand"))
         reports = action.by_seat
         for seat in reports:
             if not 0 <= seat < self.options.player_count:
-                raise IllegalAction("bad_seat", f"seat {seat + 1} is not at this table")
+                raise IllegalAction(
+                    "bad_seat", N_("seat %(seat)s is not at this table", seat=seat + 1)
+                )
         check_reports(reports, hand.held, hand.unplayed, hand.boneyard, self.options.players)
         pips = tuple(reports.get(seat, Report(0)).pips for seat in range(len(hand.held)))
         sides = [self.options.side_of(seat) for seat in range(len(hand.held))]
@@ -401,12 +453,15 @@ class GameState:
             next_leader=hand.went_out,
         )
         state = state._check_target(immediate=False)
-        changes = ", ".join(
-            f"{self.options.side_name(side)} {delta:+d}" for side, delta in enumerate(settled)
+        changes = Items(
+            tuple(
+                N_("%(side)s %(delta)s", side=self.options.side_name(side), delta=signed)
+                for side, signed in enumerate(f"{delta:+d}" for delta in settled)
+            )
         )
         return state, Outcome(
             "end_hand",
-            message=f"Hand {hand.number} settled: {changes}",
+            message=N_("Hand %(number)s settled: %(changes)s", number=hand.number, changes=changes),
             next=state.next_step(),
             result=result,
         )
@@ -448,42 +503,60 @@ class GameState:
 
     # --- words ---------------------------------------------------------------------------------
 
-    def _status_refusal(self, doing: str) -> IllegalAction:
+    def _status_refusal(self, doing: Message) -> IllegalAction:
         reasons = {
-            Status.AWAITING_START: ("hand_not_started", "the hand has not started: start it first"),
-            Status.PLAYING: ("hand_in_progress", "the hand is still being played"),
-            Status.HAND_OVER: ("hand_over", "the hand is over: enter what each player still holds"),
-            Status.GAME_OVER: ("game_over", "the game is over"),
+            Status.AWAITING_START: (
+                "hand_not_started",
+                N_("cannot %(doing)s: the hand has not started: start it first", doing=doing),
+            ),
+            Status.PLAYING: (
+                "hand_in_progress",
+                N_("cannot %(doing)s: the hand is still being played", doing=doing),
+            ),
+            Status.HAND_OVER: (
+                "hand_over",
+                N_(
+                    "cannot %(doing)s: the hand is over: enter what each player still holds",
+                    doing=doing,
+                ),
+            ),
+            Status.GAME_OVER: ("game_over", N_("cannot %(doing)s: the game is over", doing=doing)),
         }
         code, reason = reasons[self.status]
-        return IllegalAction(code, f"cannot {doing}: {reason}", "R12")
+        return IllegalAction(code, reason, "R12")
 
-    def next_step(self) -> str:
+    def next_step(self) -> Message:
         """What the table does next, in a sentence."""
         if self.status is Status.GAME_OVER:
             assert self.winner is not None
             if len(self.winners) > 1:
-                names = " and ".join(self.options.side_name(side) for side in self.winners)
-                return f"Game over: {names} share the win (R25)"
-            return f"Game over: {self.options.side_name(self.winner)} won"
+                names = Items(tuple(self.options.side_name(side) for side in self.winners), "and")
+                return N_("Game over: %(names)s share the win (R25)", names=names)
+            return N_("Game over: %(side)s won", side=self.options.side_name(self.winner))
         if self.status is Status.AWAITING_START:
             if self.next_leader is None:
-                which = "first" if self.hand_number == 0 else "next"
-                return f"Start the {which} hand: pick the leader or draw lots (R3)"
-            return f"Start the next hand: {self.name(self.next_leader)} leads (R3)"
+                if self.hand_number == 0:
+                    return N_("Start the first hand: pick the leader or draw lots (R3)")
+                return N_("Start the next hand: pick the leader or draw lots (R3)")
+            return N_("Start the next hand: %(name)s leads (R3)", name=self.name(self.next_leader))
         hand = self.hand
         assert hand is not None
         if self.status is Status.HAND_OVER:
             if hand.end is HandEnd.DOMINO:
                 assert hand.went_out is not None
-                return f"{self.name(hand.went_out)} went out: enter the pips left in each hand"
-            return "Blocked: nobody can play. Enter the pips left in each hand"
+                return N_(
+                    "%(name)s went out: enter the pips left in each hand",
+                    name=self.name(hand.went_out),
+                )
+            return N_("Blocked: nobody can play. Enter the pips left in each hand")
         name = self.name(hand.turn)
         if hand.layout.lead is None:
-            return f"{name} leads"
+            return N_("%(name)s leads", name=name)
         if hand.moves and hand.moves[-1].kind == "draw" and hand.moves[-1].seat == hand.turn:
-            return f"{name} to play, or draw again" if hand.drawable else f"{name} to play or pass"
-        return f"{name} to play"
+            if hand.drawable:
+                return N_("%(name)s to play, or draw again", name=name)
+            return N_("%(name)s to play or pass", name=name)
+        return N_("%(name)s to play", name=name)
 
     @staticmethod
     def _add(scores: tuple[int, ...], side: int, points: int) -> tuple[int, ...]:

@@ -13,6 +13,7 @@ from dataclasses import dataclass, replace
 
 from .errors import IllegalAction
 from .layout import Arm, Layout
+from .messages import N_, NP_
 from .options import Options
 from .tiles import DOUBLE_SIX, Tile
 
@@ -85,8 +86,11 @@ class Hand:
         if self.lead_double and not tile.is_double:
             raise IllegalAction(
                 "lead_not_double",
-                f"{tile} is not a double: the highest double leads this hand (R21); "
-                "if nobody holds a double, say so when the hand starts",
+                N_(
+                    "%(tile)s is not a double: the highest double leads this hand (R21); if "
+                    "nobody holds a double, say so when the hand starts",
+                    tile=str(tile),
+                ),
                 "R21",
             )
 
@@ -127,29 +131,54 @@ class Hand:
         name = names[self.turn]
         if self.layout.lead is None:
             raise IllegalAction(
-                "lead_first", f"{name} leads, and any tile can be led: nobody draws (R4)", "R4"
+                "lead_first",
+                N_("%(name)s leads, and any tile can be led: nobody draws (R4)", name=name),
+                "R4",
             )
         drawable = self.drawable
         if drawable == 0 and self.boneyard:
             raise IllegalAction(
                 "reserve_left",
-                f"only the {_tiles(self.boneyard)} never drawn are left (R20), so {name} "
-                "cannot draw: pass if no tile fits (R7)",
+                NP_(
+                    "only the %(num)s tile never drawn are left (R20), so %(name)s cannot "
+                    "draw: pass if no tile fits (R7)",
+                    "only the %(num)s tiles never drawn are left (R20), so %(name)s cannot "
+                    "draw: pass if no tile fits (R7)",
+                    self.boneyard,
+                    name=name,
+                ),
                 "R20",
             )
         if drawable == 0:
             raise IllegalAction(
                 "boneyard_empty",
-                f"the boneyard is empty, so {name} cannot draw: pass if no tile fits (R7)",
+                N_(
+                    "the boneyard is empty, so %(name)s cannot draw: pass if no tile fits (R7)",
+                    name=name,
+                ),
                 "R6",
             )
         if count > drawable:
-            kept = " that may be drawn (R20)" if drawable < self.boneyard else ""
-            raise IllegalAction(
-                "draw_too_many",
-                f"the boneyard has only {_tiles(drawable)}{kept}: {name} cannot draw {count}",
-                "R20" if kept else "R6",
-            )
+            kept = drawable < self.boneyard
+            if kept:
+                said = NP_(
+                    "the boneyard has only %(num)s tile that may be drawn (R20): %(name)s "
+                    "cannot draw %(count)s",
+                    "the boneyard has only %(num)s tiles that may be drawn (R20): %(name)s "
+                    "cannot draw %(count)s",
+                    drawable,
+                    name=name,
+                    count=count,
+                )
+            else:
+                said = NP_(
+                    "the boneyard has only %(num)s tile: %(name)s cannot draw %(count)s",
+                    "the boneyard has only %(num)s tiles: %(name)s cannot draw %(count)s",
+                    drawable,
+                    name=name,
+                    count=count,
+                )
+            raise IllegalAction("draw_too_many", said, "R20" if kept else "R6")
         move = Move("draw", self.turn, self.layout, drawn=count)
         return replace(
             self,
@@ -164,16 +193,28 @@ class Hand:
         name = names[self.turn]
         if self.layout.lead is None:
             raise IllegalAction(
-                "lead_first", f"{name} leads, and any tile can be led: nobody passes (R4)", "R4"
+                "lead_first",
+                N_("%(name)s leads, and any tile can be led: nobody passes (R4)", name=name),
+                "R4",
             )
         if self.drawable:
-            kept = " that may be drawn" if self.drawable < self.boneyard else ""
-            raise IllegalAction(
-                "must_draw",
-                f"the boneyard still has {_tiles(self.drawable)}{kept}, so {name} must draw, "
-                "not pass",
-                "R7",
-            )
+            if self.drawable < self.boneyard:
+                said = NP_(
+                    "the boneyard still has %(num)s tile that may be drawn, so %(name)s must "
+                    "draw, not pass",
+                    "the boneyard still has %(num)s tiles that may be drawn, so %(name)s must "
+                    "draw, not pass",
+                    self.drawable,
+                    name=name,
+                )
+            else:
+                said = NP_(
+                    "the boneyard still has %(num)s tile, so %(name)s must draw, not pass",
+                    "the boneyard still has %(num)s tiles, so %(name)s must draw, not pass",
+                    self.drawable,
+                    name=name,
+                )
+            raise IllegalAction("must_draw", said, "R7")
         passes = self.passes + 1
         blocked = passes == len(self.held)
         return replace(
@@ -194,7 +235,3 @@ class Hand:
 
 def _with(values: tuple[int, ...], index: int, delta: int) -> tuple[int, ...]:
     return tuple(value + delta if i == index else value for i, value in enumerate(values))
-
-
-def _tiles(count: int) -> str:
-    return f"{count} tile" if count == 1 else f"{count} tiles"

@@ -28,6 +28,7 @@ from functools import cached_property
 from typing import ClassVar, Final
 
 from .errors import IllegalAction
+from .messages import N_, Items, Message
 from .tiles import Tile
 from .variant import SEED, Variant
 
@@ -98,7 +99,11 @@ class Arm(metaclass=_Arms):
         shown = repr(text) if len(repr(text)) <= 24 else repr(text)[:20] + "…"
         raise IllegalAction(
             "bad_end",
-            f"{shown} is not an end: say left, right, up or down, or a spinner's end like 6-6 up",
+            N_(
+                "%(shown)s is not an end: say left, right, up or down, or a spinner's end like "
+                "6-6 up",
+                shown=shown,
+            ),
             "R5",
         )
 
@@ -117,6 +122,26 @@ class Arm(metaclass=_Arms):
 
 
 Arm.LEFT, Arm.RIGHT, Arm.UP, Arm.DOWN = (Arm(direction) for direction in DIRECTIONS)
+_DIRECTION_NAMES: Final = {
+    "left": N_("left"),
+    "right": N_("right"),
+    "up": N_("up"),
+    "down": N_("down"),
+}
+
+
+def arm_name(arm: Arm) -> Message:
+    """``arm`` in words, as a message: ``left``, or ``6-6 up`` for a later spinner's end.
+
+    >>> arm_name(Arm("up", Tile(6, 6))), arm_name(Arm.LEFT).template
+    ('6-6 up', 'left')
+    """
+    named = _DIRECTION_NAMES[arm.direction]
+    if arm.spinner is None:
+        return named
+    return N_("%(tile)s %(direction)s", tile=str(arm.spinner), direction=named)
+
+
 SIDES: Final = (Arm.LEFT, Arm.RIGHT)
 BRANCHES: Final = (Arm.UP, Arm.DOWN)
 
@@ -334,7 +359,9 @@ class Layout:
     def check(self, tile: Tile, arm: Arm) -> Tile:
         """The tile oriented to go on ``arm``, or :class:`IllegalAction` saying why not."""
         if self.lead is None:
-            raise IllegalAction("no_layout", "nothing has been led yet: lead a tile first", "R4")
+            raise IllegalAction(
+                "no_layout", N_("nothing has been led yet: lead a tile first"), "R4"
+            )
         arm = self.canonical(arm)
         if arm.is_branch:
             spinner = self.spinner_of(arm)
@@ -342,17 +369,32 @@ class Layout:
                 raise self._no_branch(arm)
             covered = self.sides_covered(spinner)
             if covered < 2:
-                name = "spinner's" if arm.spinner is None else f"spinner {spinner.tile}'s"
-                raise IllegalAction(
-                    "spinner_sides_open",
-                    f"the {name} up and down open once both its sides are covered (R10): "
-                    f"{spinner.tile} has {covered} of 2 covered",
-                    "R10",
-                )
+                if arm.spinner is None:
+                    said = N_(
+                        "the spinner's up and down open once both its sides are covered "
+                        "(R10): %(tile)s has %(covered)s of 2 covered",
+                        tile=str(spinner.tile),
+                        covered=covered,
+                    )
+                else:
+                    said = N_(
+                        "the spinner %(tile)s's up and down open once both its sides are "
+                        "covered (R10): %(tile)s has %(covered)s of 2 covered",
+                        tile=str(spinner.tile),
+                        covered=covered,
+                    )
+                raise IllegalAction("spinner_sides_open", said, "R10")
         pip = self._pips[arm]
         if not tile.has(pip):
             raise IllegalAction(
-                "no_match", f"the {arm} end shows {pip}, and {tile} has no {pip}", "R5"
+                "no_match",
+                N_(
+                    "the %(end)s end shows %(pip)s, and %(tile)s has no %(pip)s",
+                    end=arm_name(arm),
+                    pip=pip,
+                    tile=str(tile),
+                ),
+                "R5",
             )
         return Tile(pip, tile.other(pip))
 
@@ -361,26 +403,43 @@ class Layout:
         if not self.rules.has_spinners:
             return IllegalAction(
                 "no_spinner",
-                f"there is no {arm} end: with no spinner (Muggins), doubles stay in the line "
-                "and up and down never open (R17)",
+                N_(
+                    "there is no %(end)s end: with no spinner (Muggins), doubles stay in the "
+                    "line and up and down never open (R17)",
+                    end=arm_name(arm),
+                ),
                 "R17",
             )
         double = arm.spinner
         if double is None:
             return IllegalAction(
                 "no_spinner",
-                f"there is no {arm} end yet: up and down open on the spinner, "
-                "the first double played (R9)",
+                N_(
+                    "there is no %(end)s end yet: up and down open on the spinner, the first "
+                    "double played (R9)",
+                    end=arm_name(arm),
+                ),
                 "R9",
             )
         if double not in self.tiles:
             return IllegalAction(
-                "no_spinner", f"{double} is not on the table, so there is no {arm} end", "R17"
+                "no_spinner",
+                N_(
+                    "%(tile)s is not on the table, so there is no %(end)s end",
+                    tile=str(double),
+                    end=arm_name(arm),
+                ),
+                "R17",
             )
         return IllegalAction(
             "not_spinner",
-            f"{double} is not a spinner: only the first double played, {self.spinner}, "
-            f"spins (R9), so there is no {arm} end",
+            N_(
+                "%(tile)s is not a spinner: only the first double played, %(spinner)s, spins "
+                "(R9), so there is no %(end)s end",
+                tile=str(double),
+                spinner=str(self.spinner),
+                end=arm_name(arm),
+            ),
             "R9",
         )
 
@@ -396,7 +455,9 @@ class Layout:
                 return Layout(tile, (), (Spinner(tile, None, -1, Arm.UP, Arm.DOWN),), rules)
             return Layout(tile, (), (), rules)
         if arm is None:
-            raise IllegalAction("end_needed", f"say which end {tile} goes on", "R5")
+            raise IllegalAction(
+                "end_needed", N_("say which end %(tile)s goes on", tile=str(tile)), "R5"
+            )
         arm = self.canonical(arm)
         laid = self.check(tile, arm)
         before = self.arm(arm)
@@ -439,9 +500,12 @@ class Layout:
             result.append(Placement(laid, arm, after.count, after.points, after.breakdown))
         return tuple(result)
 
-    def why_not(self, tile: Tile) -> str:
+    def why_not(self, tile: Tile) -> Message:
         """A sentence saying why ``tile`` fits no open end (R5)."""
         pips = sorted(set(self.open_ends.values()), reverse=True)
-        shown = ", ".join(str(p) for p in pips)
-        halves = str(tile.a) if tile.is_double else f"{tile.a} or {tile.b}"
-        return f"no open end shows {halves}: open ends are {shown}"
+        halves = Items((tile.a,) if tile.is_double else (tile.a, tile.b), "or")
+        return N_(
+            "no open end shows %(halves)s: open ends are %(ends)s",
+            halves=halves,
+            ends=Items(tuple(pips)),
+        )

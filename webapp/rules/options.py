@@ -29,6 +29,7 @@ from functools import cache
 from typing import Final
 
 from .errors import BadOptions
+from .messages import N_, Items, Message, Param, listed
 from .numbers import whole_number
 from .tiles import DOUBLE_SIX
 from .variant import Variant
@@ -75,24 +76,24 @@ class OptionSpec:
 
     name: str
     rule: str
-    title: str
-    sentence: str
+    title: Message
+    sentence: Message
     values: tuple[Value, ...]
-    labels: tuple[str, ...]
-    phrases: tuple[str, ...]
+    labels: tuple[Message, ...]
+    phrases: tuple[Message, ...]
 
     @property
     def default(self) -> Value:
         return self.values[0]
 
-    def choices(self) -> tuple[tuple[Value, str], ...]:
+    def choices(self) -> tuple[tuple[Value, Message], ...]:
         """Each value with its label, for a form's select."""
         return tuple(zip(self.values, self.labels, strict=True))
 
-    def label(self, value: Value) -> str:
+    def label(self, value: Value) -> Message:
         return self.labels[self.values.index(value)]
 
-    def phrase(self, value: Value) -> str:
+    def phrase(self, value: Value) -> Message:
         return self.phrases[self.values.index(value)]
 
     def read(self, value: object) -> Value:
@@ -101,14 +102,23 @@ class OptionSpec:
             number = whole_number(value, 2)
             value = value.strip() if number is None else number
         if isinstance(value, bool) or value not in self.values:
-            allowed = " or ".join(repr(v) for v in self.values)
+            allowed = Items(tuple(repr(v) for v in self.values), "or")
             shown = repr(value) if len(repr(value)) <= 24 else repr(value)[:20] + "…"
-            raise BadOptions(self.name, f"{self.name} must be {allowed}, not {shown}", self.rule)
+            raise BadOptions(
+                self.name,
+                N_(
+                    "%(option)s must be %(allowed)s, not %(shown)s",
+                    option=self.name,
+                    allowed=allowed,
+                    shown=shown,
+                ),
+                self.rule,
+            )
         return self.values[self.values.index(value)]  # as declared: 2, not 2.0
 
 
 def _spec(
-    name: str, rule: str, title: str, sentence: str, *values: tuple[Value, str, str]
+    name: str, rule: str, title: Message, sentence: Message, *values: tuple[Value, Message, Message]
 ) -> OptionSpec:
     return OptionSpec(
         name,
@@ -126,121 +136,121 @@ OPTION_SPECS: Final[tuple[OptionSpec, ...]] = (
     _spec(
         "deal",
         "R1",
-        "Tiles dealt",
-        "How many tiles each player draws at the start of a hand.",
-        ("9-7-5", "9 each for 2, 7 for 3, 5 for 4", "the standard deal"),
-        ("5", "5 each", "5 tiles each"),
-        ("7-5-5", "7 each for 2, else 5", "7 tiles for 2, else 5"),
+        N_("Tiles dealt"),
+        N_("How many tiles each player draws at the start of a hand."),
+        ("9-7-5", N_("9 each for 2, 7 for 3, 5 for 4"), N_("the standard deal")),
+        ("5", N_("5 each"), N_("5 tiles each")),
+        ("7-5-5", N_("7 each for 2, else 5"), N_("7 tiles for 2, else 5")),
     ),
     _spec(
         "spinner",
         "R17",
-        "Spinners",
-        "Which doubles branch the layout up and down.",
-        ("first-double", "The first double played", "the first double spins"),
-        ("none", "None: doubles stay in line", "no spinner"),
-        ("every-double", "Every double", "every double a spinner"),
+        N_("Spinners"),
+        N_("Which doubles branch the layout up and down."),
+        ("first-double", N_("The first double played"), N_("the first double spins")),
+        ("none", N_("None: doubles stay in line"), N_("no spinner")),
+        ("every-double", N_("Every double"), N_("every double a spinner")),
     ),
     _spec(
         "doubles",
         "R18",
-        "A double at an end",
-        "What a double counts while it is an open end of the layout.",
-        ("both-halves", "Both halves: 4-4 counts 8", "doubles count both halves"),
-        ("one-half", "One half: 4-4 counts 4", "doubles count once"),
+        N_("A double at an end"),
+        N_("What a double counts while it is an open end of the layout."),
+        ("both-halves", N_("Both halves: 4-4 counts 8"), N_("doubles count both halves")),
+        ("one-half", N_("One half: 4-4 counts 4"), N_("doubles count once")),
     ),
     _spec(
         "draw",
         "R19",
-        "Drawing",
-        "When the player to move may draw from the boneyard.",
-        ("when-stuck", "Only when no tile fits", "drawing only when stuck"),
-        ("any-time", "Any time on one’s turn", "drawing any time"),
+        N_("Drawing"),
+        N_("When the player to move may draw from the boneyard."),
+        ("when-stuck", N_("Only when no tile fits"), N_("drawing only when stuck")),
+        ("any-time", N_("Any time on one’s turn"), N_("drawing any time")),
     ),
     _spec(
         "reserve",
         "R20",
-        "Tiles never drawn",
-        "How many tiles stay in the boneyard to the end.",
-        (0, "None: every tile is drawable", "every tile drawn"),
-        (1, "The last tile", "the last tile never drawn"),
-        (2, "The last two tiles", "the last two tiles never drawn"),
-        ("by-players", "2 with 2 players, else 1", "a reserve by players"),
+        N_("Tiles never drawn"),
+        N_("How many tiles stay in the boneyard to the end."),
+        (0, N_("None: every tile is drawable"), N_("every tile drawn")),
+        (1, N_("The last tile"), N_("the last tile never drawn")),
+        (2, N_("The last two tiles"), N_("the last two tiles never drawn")),
+        ("by-players", N_("2 with 2 players, else 1"), N_("a reserve by players")),
     ),
     _spec(
         "first_lead",
         "R21",
-        "The first lead",
-        "Who leads the first hand, and each hand after a block.",
-        ("by-lot", "By lot, or picked at random", "first lead by lot"),
-        ("highest-double", "The highest double", "highest double leads"),
+        N_("The first lead"),
+        N_("Who leads the first hand, and each hand after a block."),
+        ("by-lot", N_("By lot, or picked at random"), N_("first lead by lot")),
+        ("highest-double", N_("The highest double"), N_("highest double leads")),
     ),
     _spec(
         "settlement",
         "R13",
-        "Tiles left at the end of a hand",
-        "Who scores or loses the pips left in the hands when a hand ends.",
-        ("subtract-own", "Each loses their own pips", "each loses their own pips"),
-        ("winner-takes", "Winner scores the others’ pips", "winner takes the pips"),
+        N_("Tiles left at the end of a hand"),
+        N_("Who scores or loses the pips left in the hands when a hand ends."),
+        ("subtract-own", N_("Each loses their own pips"), N_("each loses their own pips")),
+        ("winner-takes", N_("Winner scores the others’ pips"), N_("winner takes the pips")),
     ),
     _spec(
         "rounding",
         "R22",
-        "Rounding",
-        "How pips left in hands are rounded to fives.",
-        ("nearest", "Nearest five: 3 → 5, 7 → 5", "rounding to the nearest five"),
-        ("up", "Up: 1 → 5", "rounding up"),
-        ("down", "Down: 9 → 5", "rounding down"),
-        ("none", "Not at all", "no rounding"),
+        N_("Rounding"),
+        N_("How pips left in hands are rounded to fives."),
+        ("nearest", N_("Nearest five: 3 → 5, 7 → 5"), N_("rounding to the nearest five")),
+        ("up", N_("Up: 1 → 5"), N_("rounding up")),
+        ("down", N_("Down: 9 → 5"), N_("rounding down")),
+        ("none", N_("Not at all"), N_("no rounding")),
     ),
     _spec(
         "rounding_of",
         "R22",
-        "Rounding what the winner takes",
-        "Under winner-takes: the opponents’ pips rounded together, or each hand on its own.",
-        ("total", "Their total", "the total rounded"),
-        ("each-hand", "Each hand on its own", "each hand rounded"),
+        N_("Rounding what the winner takes"),
+        N_("Under winner-takes: the opponents’ pips rounded together, or each hand on its own."),
+        ("total", N_("Their total"), N_("the total rounded")),
+        ("each-hand", N_("Each hand on its own"), N_("each hand rounded")),
     ),
     _spec(
         "blocked",
         "R23",
-        "A blocked hand under winner-takes",
-        "Who scores when nobody can play and nobody went out.",
-        ("fewest-takes", "Fewest pips takes all pips", "fewest takes all"),
-        ("difference", "Fewest pips takes differences", "the difference scores"),
-        ("nobody", "Nobody scores", "nobody scores a block"),
+        N_("A blocked hand under winner-takes"),
+        N_("Who scores when nobody can play and nobody went out."),
+        ("fewest-takes", N_("Fewest pips takes all pips"), N_("fewest takes all")),
+        ("difference", N_("Fewest pips takes differences"), N_("the difference scores")),
+        ("nobody", N_("Nobody scores"), N_("nobody scores a block")),
     ),
     _spec(
         "floor",
         "R24",
-        "Scores below zero",
-        "Whether a settlement may take a score below zero.",
-        ("none", "Yes, below zero", "scores below zero"),
-        ("zero", "No: scores stop at 0", "scores stop at zero"),
+        N_("Scores below zero"),
+        N_("Whether a settlement may take a score below zero."),
+        ("none", N_("Yes, below zero"), N_("scores below zero")),
+        ("zero", N_("No: scores stop at 0"), N_("scores stop at zero")),
     ),
     _spec(
         "finish",
         "R16",
-        "Reaching the target",
-        "When a side that reaches the target wins.",
-        ("immediate", "At once, even mid-hand", "winning at once"),
-        ("end-of-hand", "After the hand is settled", "winning after the hand"),
-        ("exact", "Only by reaching it exactly", "an exact finish"),
+        N_("Reaching the target"),
+        N_("When a side that reaches the target wins."),
+        ("immediate", N_("At once, even mid-hand"), N_("winning at once")),
+        ("end-of-hand", N_("After the hand is settled"), N_("winning after the hand")),
+        ("exact", N_("Only by reaching it exactly"), N_("an exact finish")),
     ),
     _spec(
         "points",
         "R25",
-        "Points kept in",
-        "Whether scores are kept in pips, or in fives as on a cribbage board.",
-        ("pips", "Pips: a count of 15 scores 15", "points in pips"),
-        ("fives", "Fives: a count of 15 scores 3", "points in fives"),
+        N_("Points kept in"),
+        N_("Whether scores are kept in pips, or in fives as on a cribbage board."),
+        ("pips", N_("Pips: a count of 15 scores 15"), N_("points in pips")),
+        ("fives", N_("Fives: a count of 15 scores 3"), N_("points in fives")),
     ),
 )
 SPECS: Final[Mapping[str, OptionSpec]] = {spec.name: spec for spec in OPTION_SPECS}
 
 #: R15: the target is a whole number in this range; its default follows players and points.
 TARGET_RANGE: Final = (5, 10000)
-TARGET_SENTENCE: Final = (
+TARGET_SENTENCE: Final = N_(
     "The score that wins: 250 with 2 players, 200 with 3 or 4; 61 when points are kept in fives."
 )
 
@@ -250,29 +260,32 @@ class Preset:
     """A named starting point: some options set; the rest keep their defaults."""
 
     name: str
-    title: str
-    sentence: str
+    title: Message
+    sentence: Message
     rules: Mapping[str, Value]
 
 
 PRESET_LIST: Final = (
-    Preset("seed", "Standard", "Each player loses the pips left in their own hand.", {}),
+    Preset("seed", N_("Standard"), N_("Each player loses the pips left in their own hand."), {}),
     Preset(
         "pagat",
-        "Pagat",
-        "The player who goes out scores the pips left in the others’ hands.",
+        N_("Pagat"),
+        N_("The player who goes out scores the pips left in the others’ hands."),
         {"settlement": "winner-takes"},
     ),
     Preset(
         "muggins",
-        "Muggins",
-        "No spinner: the layout is a line with two ends all hand long.",
+        N_("Muggins"),
+        N_("No spinner: the layout is a line with two ends all hand long."),
         {"spinner": "none"},
     ),
     Preset(
         "five-up",
-        "Five Up",
-        "Every double a spinner, 5 tiles each, the winner takes the pips, points in fives to 61.",
+        N_("Five Up"),
+        N_(
+            "Every double a spinner, 5 tiles each, the winner takes the pips, points in fives to "
+            "61."
+        ),
         {"spinner": "every-double", "deal": "5", "settlement": "winner-takes", "points": "fives"},
     ),
 )
@@ -323,19 +336,30 @@ class Options:
         so options stored before an option existed mean today's default."""
         names = tuple(_check_name(name) for name in players)
         if not 2 <= len(names) <= 4:
-            raise BadOptions("player_count", "All Fives is played by 2, 3 or 4 players", "R2")
+            raise BadOptions("player_count", N_("All Fives is played by 2, 3 or 4 players"), "R2")
         if len({name.casefold() for name in names}) != len(names):
-            raise BadOptions("duplicate_name", "each player needs a different name", "R2")
+            raise BadOptions("duplicate_name", N_("each player needs a different name"), "R2")
         if partnership and len(names) != 4:
-            raise BadOptions("partnership", "partnerships need exactly 4 players", "R2")
+            raise BadOptions("partnership", N_("partnerships need exactly 4 players"), "R2")
         if not isinstance(preset, str) or preset not in PRESETS:
             shown = repr(preset) if len(repr(preset)) <= 24 else repr(preset)[:20] + "…"
-            raise BadOptions("preset", f"unknown preset {shown}: choose " + ", ".join(PRESETS))
+            raise BadOptions(
+                "preset",
+                N_(
+                    "unknown preset %(shown)s: choose %(presets)s",
+                    shown=shown,
+                    presets=Items(tuple(PRESETS)),
+                ),
+            )
         unknown = set(rules) - set(OPTION_NAMES)
         if unknown:
             raise BadOptions(
                 "option",
-                f"unknown option {sorted(unknown)[0]!r}: options are " + ", ".join(OPTION_NAMES),
+                N_(
+                    "unknown option %(shown)s: options are %(options)s",
+                    shown=repr(sorted(unknown)[0]),
+                    options=Items(OPTION_NAMES),
+                ),
             )
         chosen: dict[str, object] = {**PRESETS[preset].rules}
         chosen.update({k: v for k, v in rules.items() if v is not None and v != ""})
@@ -343,8 +367,10 @@ class Options:
         if values["rounding"] == "none" and values["points"] == "fives":
             raise BadOptions(
                 "rounding",
-                "pips that are not a multiple of five have no value in fives: "
-                "with points in fives, choose a rounding (R25)",
+                N_(
+                    "pips that are not a multiple of five have no value in fives: with points "
+                    "in fives, choose a rounding (R25)"
+                ),
                 "R25",
             )
         target = chosen.get("target")
@@ -442,12 +468,15 @@ class Options:
         return tuple(found)
 
     @property
-    def title(self) -> str:
+    def title(self) -> Message:
         """The rules in force, named as a table says them: "Muggins, rounding up"."""
-        words = [PRESETS[self.preset].title]
+        words: list[Param] = [PRESETS[self.preset].title]
         for name, value in self.changes():
-            words.append(f"to {value}" if name == "target" else SPECS[name].phrase(value))
-        return ", ".join(words)
+            if name == "target":
+                words.append(N_("to %(target)s", target=value))
+            else:
+                words.append(SPECS[name].phrase(value))
+        return listed(Items(tuple(words)))
 
 
 @cache
@@ -460,19 +489,28 @@ def _check_target(value: object) -> int:
         value = whole_number(value, 5)
     low, high = TARGET_RANGE
     if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
-        raise BadOptions("target", f"the target is a number of points from {low} to {high}", "R15")
+        raise BadOptions(
+            "target",
+            N_("the target is a number of points from %(low)s to %(high)s", low=low, high=high),
+            "R15",
+        )
     return value
 
 
 def _check_name(name: object) -> str:
     if not isinstance(name, str) or not name.strip():
-        raise BadOptions("player_name", "every player needs a name")
+        raise BadOptions("player_name", N_("every player needs a name"))
     cleaned = " ".join(name.split())
     if not cleaned.isprintable():
-        raise BadOptions("player_name", "names are made of letters, digits and punctuation")
+        raise BadOptions("player_name", N_("names are made of letters, digits and punctuation"))
     if len(cleaned) > MAX_NAME_LENGTH:
         raise BadOptions(
-            "player_name", f"names are at most {MAX_NAME_LENGTH} characters: {cleaned[:30]!r}"
+            "player_name",
+            N_(
+                "names are at most %(most)s characters: %(shown)s",
+                most=MAX_NAME_LENGTH,
+                shown=repr(cleaned[:30]),
+            ),
         )
     return cleaned
 

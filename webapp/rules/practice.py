@@ -20,7 +20,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .errors import IllegalAction, NotationError, RuleError
-from .layout import Arm, Layout, Placement
+from .layout import Arm, Layout, Placement, arm_name
+from .messages import N_, Items
 from .tiles import DOUBLE_SIX, Tile
 from .variant import SEED, Variant
 
@@ -70,7 +71,8 @@ class Board:
         board = cls((), (Layout.empty(rules),))
         if not isinstance(text, str) or len(text) > MAX_TEXT:
             return board, NotationError(
-                "board_too_long", f"a board is at most {len(DOUBLE_SIX)} tiles written like 6-4"
+                "board_too_long",
+                N_("a board is at most %(most)s tiles written like 6-4", most=len(DOUBLE_SIX)),
             )
         parts = [part.strip() for part in text.split(",")] if text.strip() else []
         for number, part in enumerate(parts, start=1):
@@ -79,7 +81,12 @@ class Board:
                 board = board.add(step.tile, step.arm)
             except RuleError as refusal:
                 shown = part if len(part) <= 12 else part[:12] + "…"
-                message = f"tile {number}, {shown!r}: {refusal.message}"
+                message = N_(
+                    "tile %(number)s, %(shown)s: %(refusal)s",
+                    number=number,
+                    shown=repr(shown),
+                    refusal=refusal.message,
+                )
                 return board, type(refusal)(refusal.code, message, refusal.rule)
         return board, None
 
@@ -131,19 +138,29 @@ class Board:
         layout = self.layout
         if tile in layout.tiles:
             raise IllegalAction(
-                "already_played", f"{tile} is already on the table: a set has one of each", "R1"
+                "already_played",
+                N_("%(tile)s is already on the table: a set has one of each", tile=str(tile)),
+                "R1",
             )
         if layout.lead is None:
             if arm is not None:
-                raise IllegalAction("lead_has_no_end", f"{tile} leads: a lead goes on no end", "R4")
+                raise IllegalAction(
+                    "lead_has_no_end",
+                    N_("%(tile)s leads: a lead goes on no end", tile=str(tile)),
+                    "R4",
+                )
             return Board((Step(tile),), (*self.layouts, layout.place(tile, None)))
         if arm is None:
             places = layout.placements(tile)
             if not places:
                 raise IllegalAction("no_match", layout.why_not(tile), "R5")
             if len(places) > 1:
-                listed = " or ".join(str(place.arm) for place in places)
-                raise IllegalAction("choose_end", f"{tile} fits more than one end: {listed}", "R5")
+                listed = Items(tuple(arm_name(p.arm) for p in places if p.arm is not None), "or")
+                raise IllegalAction(
+                    "choose_end",
+                    N_("%(tile)s fits more than one end: %(ends)s", tile=str(tile), ends=listed),
+                    "R5",
+                )
             arm = places[0].arm
         after = layout.place(tile, arm)
         return Board((*self.steps, Step(tile, arm)), (*self.layouts, after))

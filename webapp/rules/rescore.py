@@ -36,6 +36,8 @@ from .actions import Action, Draw, EndHand, Pass, Play, StartHand
 from .errors import BadOptions
 from .game import GameState, Status
 from .history import History, PlayedHand, replay
+from .layout import arm_name
+from .messages import N_, NP_, Items, Message
 from .options import PRESETS, SPECS, Options, default_target
 
 CHANGEABLE: Final = ("preset", "target", *(name for name in SPECS if name != "deal"))
@@ -55,7 +57,11 @@ def changed(options: Options, **changes: object) -> Options:
         if name not in CHANGEABLE:
             raise BadOptions(
                 "rescore_option",
-                f"{name!r} cannot change after the game: rescore with " + ", ".join(CHANGEABLE),
+                N_(
+                    "%(shown)s cannot change after the game: rescore with %(options)s",
+                    shown=repr(name),
+                    options=Items(tuple(CHANGEABLE)),
+                ),
             )
     given = {name: value for name, value in changes.items() if value not in (None, "")}
     rules = {name: value for name, value in options.rules_dict().items() if name != "preset"}
@@ -96,7 +102,7 @@ class Rescore:
             and [h.result for h in self.played.hands] == [h.result for h in self.other.hands]
         )
 
-    def ending(self, history: History) -> str:
+    def ending(self, history: History) -> Message:
         """How the game ends (or not) under ``history``'s options, in a sentence (R15, R16)."""
         options = history.options
         state = history.state
@@ -105,70 +111,112 @@ class Rescore:
             return self.refused(history)
         if state.status is Status.GAME_OVER:
             assert state.winner is not None
-            won = f"{options.side_name(state.winner)} reaches {options.goal} and wins"
+            won = N_(
+                "%(side)s reaches %(goal)s and wins",
+                side=options.side_name(state.winner),
+                goal=options.goal,
+            )
             if not history.left:
-                return f"{won}."
+                return N_("%(won)s.", won=won)
             mid = last is not None and last.result is None
-            later = _actions(len(history.left))
+            later = NP_(
+                "the %(num)s action after it would",
+                "the %(num)s actions after it would",
+                len(history.left),
+            )
             if mid:
                 assert last is not None
-                where = f"during hand {last.number}, at move {len(last.hand.moves)}"
-                return f"{won} {where} (R16): the game ends there; {later} never happen."
+                return N_(
+                    "%(won)s during hand %(hand)s, at move %(move)s (R16): the game ends there; "
+                    "%(later)s never happen.",
+                    won=won,
+                    hand=last.number,
+                    move=len(last.hand.moves),
+                    later=later,
+                )
             assert last is not None
-            return f"{won} when hand {last.number} is settled (R16); {later} never happen."
+            return N_(
+                "%(won)s when hand %(hand)s is settled (R16); %(later)s never happen.",
+                won=won,
+                hand=last.number,
+                later=later,
+            )
         if state.status is Status.PLAYING and self.played.state.status is Status.GAME_OVER:
             assert last is not None
-            return (
-                f"Nobody has won when the table stopped in hand {last.number}: under these rules "
-                "that hand would be played on and settled. The scores are as they stood."
+            return N_(
+                "Nobody has won when the table stopped in hand %(hand)s: under these rules that "
+                "hand would be played on and settled. The scores are as they stood.",
+                hand=last.number,
             )
         if state.status is Status.PLAYING:
             assert last is not None
-            return f"Hand {last.number} is still being played."
+            return N_("Hand %(hand)s is still being played.", hand=last.number)
         if state.status is Status.HAND_OVER:
             assert last is not None
-            return f"Hand {last.number} is over but not settled yet."
-        return f"Nobody has reached {options.goal} yet: the game goes on."
+            return N_("Hand %(hand)s is over but not settled yet.", hand=last.number)
+        return N_("Nobody has reached %(goal)s yet: the game goes on.", goal=options.goal)
 
-    def refused(self, history: History) -> str:
+    def refused(self, history: History) -> Message:
         """Which action of the log these rules refuse, and why: the replay stops there."""
         assert history.refusal is not None and history.left
         refusal = history.refusal
-        rule = (
-            f" ({refusal.rule})"
-            if refusal.rule and f"({refusal.rule})" not in refusal.message
-            else ""
-        )
         what = _what(history.left[0], history.state)
         later = len(history.left) - 1
-        rest = f"; the {later} later actions are not scored" if later > 1 else ""
-        rest = "; the action after it is not scored" if later == 1 else rest
-        return f"Under these rules {what} is not allowed: {refusal.message}{rule}{rest}."
+        if refusal.rule and f"({refusal.rule})" not in refusal.message:
+            said = N_(
+                "Under these rules %(what)s is not allowed: %(why)s (%(rule)s)",
+                what=what,
+                why=refusal.message,
+                rule=refusal.rule,
+            )
+        else:
+            said = N_(
+                "Under these rules %(what)s is not allowed: %(why)s", what=what, why=refusal.message
+            )
+        if later == 1:
+            said = N_("%(refused)s; the action after it is not scored", refused=said)
+        elif later > 1:
+            said = N_(
+                "%(refused)s; the %(later)s later actions are not scored", refused=said, later=later
+            )
+        return N_("%(refused)s.", refused=said)
 
 
-def _what(action: Action, state: GameState) -> str:
+def _what(action: Action, state: GameState) -> Message:
     """The refused action in words, where it stood in the game."""
     hand = state.hand
-    where = f"in hand {hand.number}, move {len(hand.moves) + 1}" if hand else ""
     who = state.name(hand.turn) if hand and state.status is Status.PLAYING else ""
-    if isinstance(action, Play):
-        end = f" on the {action.arm} end" if action.arm is not None else ""
-        return f"{who}’s play of {action.tile}{end} {where}".strip()
-    if isinstance(action, Draw):
-        return f"{who}’s draw {where}".strip()
-    if isinstance(action, Pass):
-        return f"{who}’s pass {where}".strip()
+    if isinstance(action, Play | Draw | Pass):
+        if isinstance(action, Play):
+            what = N_("%(who)s’s play of %(tile)s", who=who, tile=str(action.tile))
+            if action.arm is not None:
+                what = N_(
+                    "%(who)s’s play of %(tile)s on the %(end)s end",
+                    who=who,
+                    tile=str(action.tile),
+                    end=arm_name(action.arm),
+                )
+        elif isinstance(action, Draw):
+            what = N_("%(who)s’s draw", who=who)
+        else:
+            what = N_("%(who)s’s pass", who=who)
+        if not hand:
+            return what
+        return N_(
+            "%(what)s in hand %(hand)s, move %(move)s",
+            what=what,
+            hand=hand.number,
+            move=len(hand.moves) + 1,
+        )
     if isinstance(action, StartHand):
-        return f"the start of hand {state.hand_number + 1}"
+        return N_("the start of hand %(hand)s", hand=state.hand_number + 1)
     if isinstance(action, EndHand):
-        return f"the settlement of hand {hand.number}" if hand else "a settlement"
-    return "an action of the log"
+        if hand:
+            return N_("the settlement of hand %(hand)s", hand=hand.number)
+        return N_("a settlement")
+    return N_("an action of the log")
 
 
 def rescore(options: Options, actions: Sequence[Action], **changes: object) -> Rescore:
     """Replay ``actions`` under ``options`` and under ``changed(options, **changes)``."""
     return Rescore(replay(options, actions), replay(changed(options, **changes), actions))
-
-
-def _actions(count: int) -> str:
-    return "the 1 action after it would" if count == 1 else f"the {count} actions after it would"

@@ -19,6 +19,7 @@ from functools import cache
 from itertools import combinations
 
 from .errors import ImpossibleReport
+from .messages import N_, NP_, Items, Message, Param
 from .tiles import Tile
 
 
@@ -137,11 +138,13 @@ def check_reports(
         name = names[seat]
         if count and seat not in reports:
             raise ImpossibleReport(
-                "report_missing", f"{name} still holds tiles: how many pips?", "R14"
+                "report_missing", N_("%(name)s still holds tiles: how many pips?", name=name), "R14"
             )
         if not count and seat in reports and reports[seat].pips:
             raise ImpossibleReport(
-                "report_empty_hand", f"{name} holds no tiles, so holds no pips", "R14"
+                "report_empty_hand",
+                N_("%(name)s holds no tiles, so holds no pips", name=name),
+                "R14",
             )
     pool = set(unplayed)
     claimed: dict[Tile, str] = {}
@@ -152,19 +155,37 @@ def check_reports(
         if len(report.tiles) != held[seat]:
             raise ImpossibleReport(
                 "report_tile_count",
-                f"{name} holds {_tiles(held[seat])}, not {len(report.tiles)}",
+                NP_(
+                    "%(name)s holds %(num)s tile, not %(given)s",
+                    "%(name)s holds %(num)s tiles, not %(given)s",
+                    held[seat],
+                    name=name,
+                    given=len(report.tiles),
+                ),
                 "R14",
             )
         for tile in report.tiles:
             if tile not in pool:
                 raise ImpossibleReport(
                     "report_tile_played",
-                    f"{tile} was already played, so {name} cannot hold it",
+                    N_(
+                        "%(tile)s was already played, so %(name)s cannot hold it",
+                        tile=str(tile),
+                        name=name,
+                    ),
                     "R14",
                 )
             if tile in claimed:
-                who = "twice" if claimed[tile] == name else f"by {claimed[tile]} and {name}"
-                raise ImpossibleReport("report_tile_twice", f"{tile} is reported {who}", "R14")
+                if claimed[tile] == name:
+                    said = N_("%(tile)s is reported twice", tile=str(tile))
+                else:
+                    said = N_(
+                        "%(tile)s is reported by %(first)s and %(name)s",
+                        tile=str(tile),
+                        first=claimed[tile],
+                        name=name,
+                    )
+                raise ImpossibleReport("report_tile_twice", said, "R14")
             claimed[tile] = name
     free = tuple(sorted(pool - set(claimed)))
     for seat, report in sorted(reports.items()):
@@ -177,8 +198,12 @@ def check_reports(
         if total != expected:
             raise ImpossibleReport(
                 "report_total",
-                f"the boneyard is empty, so the hands hold every unplayed tile: "
-                f"{expected} pips in all, but the reports add up to {total}",
+                N_(
+                    "the boneyard is empty, so the hands hold every unplayed tile: "
+                    "%(expected)s pips in all, but the reports add up to %(total)s",
+                    expected=expected,
+                    total=total,
+                ),
                 "R14",
             )
     by_pips = [
@@ -214,26 +239,59 @@ def _check_together(
 
 def _not_together(
     group: tuple[tuple[int, int, int], ...], free: tuple[Tile, ...], names: Sequence[str]
-) -> str:
-    who = _listed([names[seat] for seat, _, _ in group])
+) -> Message:
+    who = Items(tuple(names[seat] for seat, _, _ in group), "and")
     pips = {pips for _, _, pips in group}
+    both = len(group) == 2
     if all(count == 1 for _, count, _ in group) and len(pips) == 1:
         (value,) = pips
-        having = [tile for tile in free if tile.pips == value]
-        each = "both" if len(group) == 2 else "all"
-        amount = "none" if value == 0 else str(value)
-        verb = "has" if len(having) == 1 else "have"
-        return (
-            f"{who} {each} report {value} pips, but only {_listed([str(t) for t in having])} "
-            f"{verb} {amount}"
+        having = Items(tuple(str(tile) for tile in free if tile.pips == value), "and")
+        amount: Param = N_("none") if value == 0 else value
+        if both:
+            return NP_(
+                "%(who)s both report %(value)s pips, but only %(having)s has %(amount)s",
+                "%(who)s both report %(value)s pips, but only %(having)s have %(amount)s",
+                len(having.values),
+                who=who,
+                value=value,
+                having=having,
+                amount=amount,
+            )
+        return NP_(
+            "%(who)s all report %(value)s pips, but only %(having)s has %(amount)s",
+            "%(who)s all report %(value)s pips, but only %(having)s have %(amount)s",
+            len(having.values),
+            who=who,
+            value=value,
+            having=having,
+            amount=amount,
         )
-    claims = _listed(
-        [f"{names[seat]}'s {pips} pips in {_tiles(count)}" for seat, count, pips in group]
+    claims = Items(
+        tuple(
+            NP_(
+                "%(name)s's %(pips)s pips in %(num)s tile",
+                "%(name)s's %(pips)s pips in %(num)s tiles",
+                count,
+                name=names[seat],
+                pips=pips,
+            )
+            for seat, count, pips in group
+        ),
+        "and",
     )
-    shown = ", ".join(str(tile) for tile in sorted(free, reverse=True))
-    return (
-        f"{claims} cannot {'both' if len(group) == 2 else 'all'} be true: no way of sharing out "
-        f"the unplayed tiles not reported by name ({shown}) gives them"
+    shown = Items(tuple(str(tile) for tile in sorted(free, reverse=True)))
+    if both:
+        return N_(
+            "%(claims)s cannot both be true: no way of sharing out the unplayed tiles not "
+            "reported by name (%(free)s) gives them",
+            claims=claims,
+            free=shown,
+        )
+    return N_(
+        "%(claims)s cannot all be true: no way of sharing out the unplayed tiles not "
+        "reported by name (%(free)s) gives them",
+        claims=claims,
+        free=shown,
     )
 
 
@@ -298,40 +356,65 @@ def _splits(available: int, ways: int) -> tuple[tuple[int, ...], ...]:
     )
 
 
-def _listed(words: Sequence[str]) -> str:
-    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
-
-
 def _check_pips(name: str, count: int, pips: int, free: tuple[Tile, ...]) -> None:
     if not isinstance(pips, int) or isinstance(pips, bool) or pips < 0:
         raise ImpossibleReport(
-            "report_pips", f"{name}'s pips must be a whole number, 0 or more", "R14"
+            "report_pips", N_("%(name)s's pips must be a whole number, 0 or more", name=name), "R14"
         )
     values = tuple(sorted(tile.pips for tile in free))
     if count > len(values):
         raise ImpossibleReport(
             "report_tile_count",
-            f"{name} holds {_tiles(count)}, but only {len(values)} are unplayed",
+            NP_(
+                "%(name)s holds %(num)s tile, but only %(unplayed)s are unplayed",
+                "%(name)s holds %(num)s tiles, but only %(unplayed)s are unplayed",
+                count,
+                name=name,
+                unplayed=len(values),
+            ),
             "R14",
         )
     low, high = sum(values[:count]), sum(values[-count:])
     if pips < low:
         raise ImpossibleReport(
             "report_too_few",
-            f"{name} holds {_tiles(count)}; {_some_tiles(count)} at least {low} pips",
+            NP_(
+                "%(name)s holds %(num)s tile; one unplayed tile has at least %(low)s pips",
+                "%(name)s holds %(num)s tiles; %(spelled)s unplayed tiles total at least "
+                "%(low)s pips",
+                count,
+                name=name,
+                spelled=_number(count),
+                low=low,
+            ),
             "R14",
         )
     if pips > high:
         raise ImpossibleReport(
             "report_too_many",
-            f"{name} holds {_tiles(count)}; {_some_tiles(count)} at most {high} pips",
+            NP_(
+                "%(name)s holds %(num)s tile; one unplayed tile has at most %(high)s pips",
+                "%(name)s holds %(num)s tiles; %(spelled)s unplayed tiles total at most "
+                "%(high)s pips",
+                count,
+                name=name,
+                spelled=_number(count),
+                high=high,
+            ),
             "R14",
         )
     if pips not in _reachable(values, count):
-        none = "no unplayed tile has" if count == 1 else f"no {_number(count)} unplayed tiles total"
         raise ImpossibleReport(
             "report_impossible",
-            f"{none} exactly {pips} pips, so {name} cannot hold that",
+            NP_(
+                "no unplayed tile has exactly %(pips)s pips, so %(name)s cannot hold that",
+                "no %(spelled)s unplayed tiles total exactly %(pips)s pips, so %(name)s cannot "
+                "hold that",
+                count,
+                spelled=_number(count),
+                pips=pips,
+                name=name,
+            ),
             "R14",
         )
 
@@ -347,22 +430,23 @@ def _reachable(values: tuple[int, ...], count: int) -> frozenset[int]:
     return frozenset(sums[count])
 
 
-_NUMBERS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine")
+_NUMBERS = (
+    N_("no"),
+    N_("one"),
+    N_("two"),
+    N_("three"),
+    N_("four"),
+    N_("five"),
+    N_("six"),
+    N_("seven"),
+    N_("eight"),
+    N_("nine"),
+)
 
 
-def _number(count: int) -> str:
-    return _NUMBERS[count] if count < len(_NUMBERS) else str(count)
-
-
-def _some_tiles(count: int) -> str:
-    """'one unplayed tile has' / 'two unplayed tiles total', to go before a pip bound."""
-    if count == 1:
-        return "one unplayed tile has"
-    return f"{_number(count)} unplayed tiles total"
-
-
-def _tiles(count: int) -> str:
-    return f"{count} tile" if count == 1 else f"{count} tiles"
+def _number(count: int) -> Param:
+    """A count of tiles spelled out, as a sentence says it ("two unplayed tiles")."""
+    return _NUMBERS[count] if count < len(_NUMBERS) else count
 
 
 def deduced_pips(

@@ -22,6 +22,7 @@ import re
 from typing import Final
 
 from .errors import NotationError
+from .messages import N_
 
 HIGHEST_PIP: Final = 6
 _NOTATION = re.compile(r"^\s*(\d)\s*[-|:/ ]?\s*(\d)\s*$")
@@ -39,9 +40,13 @@ class Tile:
     def __init__(self, a: int, b: int) -> None:
         for half in (a, b):
             if not isinstance(half, int) or isinstance(half, bool) or not 0 <= half <= HIGHEST_PIP:
+                shown = f"{a}-{b}"
                 raise NotationError(
                     "not_in_set",
-                    f"{a}-{b} is not a tile of a double-six set: each half has 0 to 6 pips",
+                    N_(
+                        "%(tile)s is not a tile of a double-six set: each half has 0 to 6 pips",
+                        tile=shown,
+                    ),
                 )
         object.__setattr__(self, "a", a)
         object.__setattr__(self, "b", b)
@@ -61,11 +66,15 @@ class Tile:
     def parse(cls, text: str) -> Tile:
         """Read ``"6-4"``, ``"6|4"`` or ``"64"``; raise :class:`NotationError` otherwise."""
         if not isinstance(text, str):
-            raise NotationError("bad_tile", f"{text!r} is not a tile: write it like 6-4")
+            raise NotationError(
+                "bad_tile", N_("%(shown)s is not a tile: write it like 6-4", shown=repr(text))
+            )
         match = _NOTATION.match(text)
         if match is None:
             shown = text if len(text) <= 20 else text[:20] + "…"
-            raise NotationError("bad_tile", f"{shown!r} is not a tile: write it like 6-4")
+            raise NotationError(
+                "bad_tile", N_("%(shown)s is not a tile: write it like 6-4", shown=repr(shown))
+            )
         return cls(int(match.group(1)), int(match.group(2)))
 
     @property
