@@ -19,13 +19,14 @@ itself (an option's title, an audit sentence) gets it said too: :func:`register`
 from __future__ import annotations
 
 from datetime import timedelta
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import flask_babel
 from babel import Locale
 from babel.lists import format_list
 from babel.numbers import format_decimal
 from flask_babel import LazyString, get_translations
+from jinja2 import pass_context
 
 from .rules import Arm, RuleError
 from .rules.layout import arm_name
@@ -86,6 +87,20 @@ def register(app: Flask) -> None:
     :mod:`webapp.i18n`)."""
     app.jinja_env.finalize = _printed
     app.jinja_env.filters["end_name"] = end_name
+    # A message given to a template's _() or {% trans %} as a parameter is said too, in the
+    # reader's language, before the sentence is filled in.
+    for name in ("gettext", "ngettext"):
+        app.jinja_env.globals[name] = _saying_parameters(app.jinja_env.globals[name])
+
+
+def _saying_parameters(made: Any) -> Any:
+    """Jinja's gettext callable ``made``, with each message among its parameters said."""
+
+    @pass_context
+    def call(context: Any, *args: Any, **variables: Any) -> Any:
+        return made(context, *args, **{key: _printed(v) for key, v in variables.items()})
+
+    return call
 
 
 def end_name(arm: Arm) -> str:

@@ -46,6 +46,9 @@ NEVER_TRANSLATED = re.compile(
     r"|\bR\d+[a-z]?\b"  # rule ids
     r"|\b(?:" + "|".join(NAMES) + r")\b"  # player names
     r"|\bEN[_-]001\b"  # the language switcher shows the page's language code
+    # The pseudo-language is English underneath: its lists are joined by CLDR's English words,
+    # as each real language's lists are by its own (babel.lists.format_list).
+    r"|\b(?:or|and)\b"
 )
 ATTRIBUTES = ("aria-label", "title", "placeholder", "alt")
 UNSEEN = {"script", "style", "template"}
@@ -111,6 +114,19 @@ def untranslated(page: str) -> list[str]:
     return left
 
 
+def _messages(data: Any) -> Any:
+    """Every ``message`` an API answer holds, however deep (its text, not its JSON escapes)."""
+    if isinstance(data, dict):
+        for key, value in data.items():
+            if key == "message" and isinstance(value, str):
+                yield value
+            else:
+                yield from _messages(value)
+    elif isinstance(data, list):
+        for value in data:
+            yield from _messages(value)
+
+
 class Pages:
     """What the pseudo-reader saw: each page's untranslated texts, reported all together."""
 
@@ -124,8 +140,10 @@ class Pages:
         assert response.status_code in codes, (name, response.status_code)
         body = response.get_data(as_text=True)
         self.seen.append(name)
+        if 300 <= response.status_code < 400:
+            return body  # a browser follows it: its body is never seen
         if response.mimetype == "application/json":
-            messages = re.findall(r'"message":\s*"((?:[^"\\]|\\.)*)"', body)
+            messages = list(_messages(response.get_json()))
             found = [m for m in messages if re.search(r"[A-Za-z]", NEVER_TRANSLATED.sub("", m))]
         else:
             found = untranslated(body)
