@@ -142,6 +142,7 @@ class _Append:
     seq: int
     action: str
     when: Any
+    mark: dict[str, Any] | None  # the snapshot this event makes (the start of a hand), if any
     wake: threading.Event = field(default_factory=threading.Event)
     finished: bool = False
     moved: bool = False
@@ -177,8 +178,10 @@ class GroupCommit:
         self._pending = []
         self._leading = False
 
-    def append(self, game_id: str, seq: int, action: str, when: Any) -> bool:
-        mine = _Append(game_id, seq, action, when)
+    def append(
+        self, game_id: str, seq: int, action: str, when: Any, mark: dict[str, Any] | None
+    ) -> bool:
+        mine = _Append(game_id, seq, action, when, mark)
         with self._mutex:
             self._pending.append(mine)
             lead = not self._leading
@@ -214,11 +217,12 @@ class GroupCommit:
         """One transaction for the batch: which games are where, then every move that holds."""
         driver = self.driver
         with driver.cursor(write=True) as cursor:
-            games = sorted({each.game_id for each in batch})
-            marks = ", ".join("?" * len(games))
-            cursor.raw.execute(f"SELECT id, seq FROM games WHERE id IN ({marks})", games)
-            at = {game_id: int(seq) for game_id, seq in cursor.raw.fetchall()}
-            moves, events = [], []
+            at = {}
+            for game_id in sorted({each.game_id for each in batch}):
+                seq = cursor.seq(game_id)
+                if seq is not None:
+                    at[game_id] = seq
+            moves, events, marks = [], [], []
             for each in batch:  # in arrival order: of two plays at one revision, the first wins
                 if at.get(each.game_id) == each.seq - 1:
                     at[each.game_id] = each.seq
@@ -227,9 +231,14 @@ class GroupCommit:
                     values.update(action=each.action, created_at=each.when, updated_at=each.when)
                     moves.append(driver.move.params(values))
                     events.append(driver.insert.params(values))
+                    if each.mark is not None:
+                        snapshot = _snapshot(each.game_id, each.seq, each.mark)
+                        marks.append(driver.snapshot.params(snapshot))
             if moves:  # the same statements as one play's write (``Cursor.append``)
                 cursor.raw.executemany(driver.move.sql, moves)
                 cursor.raw.executemany(driver.insert.sql, events)
+            if marks:
+                cursor.raw.executemany(driver.snapshot.sql, marks)
 
 
 class Driver:
@@ -247,6 +256,14 @@ class Driver:
     MOVE = (
         "UPDATE games SET seq = :seq, updated_at = :updated_at WHERE id = :game_id AND seq = :was"
     )
+    SNAPSHOT = (
+        "INSERT INTO snapshots (game_id, seq, version, hand, state) "
+        "VALUES (:game_id, :seq, :version, :hand, :state)"
+    )
+    MARK = (
+        "SELECT seq, state FROM snapshots WHERE game_id = :game_id AND seq < :below "
+        "AND version = :version AND hand <= :reach ORDER BY seq DESC LIMIT 1"
+    )
 
     def __init__(self, engine: Engine, immediate: bool = False) -> None:
         self.engine = engine
@@ -259,19 +276,29 @@ class Driver:
         self.tail = Statement(self.TAIL, style)
         self.insert = Statement(self.INSERT, style)
         self.move = Statement(self.MOVE, style)
+        self.snapshot = Statement(self.SNAPSHOT, style)
+        self.mark = Statement(self.MARK, style)
         self.seq = Statement("SELECT seq FROM games WHERE id = :key", style)
         self.begin = ("BEGIN IMMEDIATE" if immediate else "BEGIN") if self.sqlite else None
         self.time: Callable[[datetime], Any] = _sqlite_time if self.sqlite else _same
         self.queue = WriterQueue(engine.url.database) if self.sqlite and immediate else None
         self.group = GroupCommit(self) if self.queue is not None else None
 
-    def append(self, game_id: str, seq: int, action: dict[str, Any], now: datetime) -> bool:
+    def append(
+        self,
+        game_id: str,
+        seq: int,
+        action: dict[str, Any],
+        now: datetime,
+        mark: dict[str, Any] | None = None,
+    ) -> bool:
         """Add event ``seq`` and move the game to it from ``seq - 1``, committed; False if the
-        game had moved (nothing written)."""
+        game had moved (nothing written). ``mark`` (``version``, ``hand``, ``state``) is the
+        snapshot of the state the event makes, written in the same transaction."""
         if self.group is not None:
-            return self.group.append(game_id, seq, json.dumps(action), self.time(now))
+            return self.group.append(game_id, seq, json.dumps(action), self.time(now), mark)
         with self.cursor(write=True) as cursor:
-            return cursor.append(game_id, seq, action, now)
+            return cursor.append(game_id, seq, action, now, mark)
 
     def close(self) -> None:
         if self.queue is not None:
@@ -344,10 +371,28 @@ class Cursor:
         rows = self.run(self.driver.tail, game_id=game_id, after=after, upto=upto).fetchall()
         return [(int(seq), _json(action)) for seq, action in rows]
 
-    def append(self, game_id: str, seq: int, action: dict[str, Any], now: datetime) -> bool:
-        """Move the game to ``seq`` from ``seq - 1`` and add event ``seq``; False, with nothing
-        written, if it had moved. (The move first: a second writer then waits on the row and
-        finds it moved, rather than on the event's unique key.)"""
+    def mark(
+        self, game_id: str, below: int, version: str, reach: int | None
+    ) -> tuple[int, dict[str, Any]] | None:
+        """The latest snapshot of ``version`` before event ``below`` (at hand ``reach`` or
+        before): ``(seq, state)``."""
+        values = {"game_id": game_id, "below": below, "version": version}
+        reach = 2**31 - 1 if reach is None else reach
+        row = self.run(self.driver.mark, **values, reach=reach).fetchone()
+        return None if row is None else (int(row[0]), _json(row[1]))
+
+    def append(
+        self,
+        game_id: str,
+        seq: int,
+        action: dict[str, Any],
+        now: datetime,
+        mark: dict[str, Any] | None = None,
+    ) -> bool:
+        """Move the game to ``seq`` from ``seq - 1`` and add event ``seq`` (and its snapshot,
+        ``mark``); False, with nothing written, if it had moved. (The move first: a second
+        writer then waits on the row and finds it moved, rather than on the event's unique
+        key.)"""
         when = self.driver.time(now)
         moved = self.run(self.driver.move, seq=seq, updated_at=when, game_id=game_id, was=seq - 1)
         if moved.rowcount != 1:
@@ -359,7 +404,14 @@ class Cursor:
             action=json.dumps(action),
             created_at=when,
         )
+        if mark is not None:
+            self.run(self.driver.snapshot, **_snapshot(game_id, seq, mark))
         return True
+
+
+def _snapshot(game_id: str, seq: int, mark: dict[str, Any]) -> dict[str, Any]:
+    """A snapshot row's values: ``mark`` (``version``, ``hand``, ``state``) for event ``seq``."""
+    return {"game_id": game_id, "seq": seq, **mark, "state": json.dumps(mark["state"])}
 
 
 def _json(value: Any) -> Any:

@@ -1,18 +1,19 @@
 """Persistence of games: one transaction per action, checked against the game's revision.
 
-A game's state is never stored: it is the fold of its action log through ``webapp.rules``.
-Each accepted action is one new row in ``events`` with the next ``seq``; the unique
-``(game_id, seq)`` makes double entry impossible, even between processes. Replayed states are
-kept in a small in-process cache keyed by revision, so the cost of an action does not grow with
-the length of the game.
+A game's state is the fold of its action log through ``webapp.rules``. Each accepted action is
+one new row in ``events`` with the next ``seq``; the unique ``(game_id, seq)`` makes double
+entry impossible, even between processes. Replayed states are kept in the one bounded cache of
+game pieces (:mod:`webapp.cache`) with their revision, so the cost of an action does not grow
+with the length of the game; and each hand's start is kept in ``snapshots``, written in the
+transaction of its ``StartHand``, so that a fresh process replays the current hand only. A
+snapshot is a cache too: one written by another version of the rules, or one an undo has since
+reached back past, is passed over for an earlier one, or for the log from its start.
 """
 
 from __future__ import annotations
 
 import re
 import secrets
-import threading
-from collections import OrderedDict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -20,11 +21,24 @@ from typing import Any, cast
 
 from sqlalchemy import Connection, Engine, Row, Table, insert, select, update
 
-from .models import Event, Game, utcnow
-from .rules import Action, BadOptions, GameState, Options, Outcome, from_dict, recorded, to_dict
+from .cache import BUDGET, GameCache
+from .models import Event, Game, StateSnapshot, utcnow
+from .rules import (
+    Action,
+    BadOptions,
+    GameState,
+    Options,
+    Outcome,
+    StartHand,
+    from_dict,
+    recorded,
+    to_dict,
+)
+from .rules.game import STATE_FORMAT, BeyondTheMark
+from .rules.history import standing_after
+from .rules.scorebook import Scorebook
 from .sqlpath import Cursor, Driver, GameRow
 
-CACHE_SIZE = 1024
 EXPORT_FORMAT = "allfives-game/1"
 MAX_IMPORTED_ACTIONS = 10_000
 
@@ -56,21 +70,25 @@ class Snapshot:
     id: str
     view_id: str
     seq: int
-    state: GameState
+    book: Scorebook  # the state, and the states undo and the game log need
     created_at: datetime
     updated_at: datetime
     learning: bool = False  # the table's teaching switch, kept with the options (not a rule)
     coaching: bool = False  # the picker marks what fits and scores (always so in learning mode)
 
+    @property
+    def state(self) -> GameState:
+        return self.book.state
+
     @classmethod
-    def of(cls, game: Any, seq: int, state: GameState, updated_at: datetime) -> Snapshot:
+    def of(cls, game: Any, seq: int, book: Scorebook, updated_at: datetime) -> Snapshot:
         """A game row's snapshot at ``seq``, with the screen settings kept in its options."""
         options = game.options
         return cls(
             game.id,
             game.view_id,
             seq,
-            state,
+            book,
             game.created_at,
             updated_at,
             bool(options.get("learning")),
@@ -117,14 +135,16 @@ class Store:
     go straight to the driver (:mod:`webapp.sqlpath`); the rest is SQLAlchemy Core.
     """
 
-    def __init__(self, reader: Engine, writer: Engine | None = None) -> None:
-        """``writer`` (default ``reader``) is the engine for transactions that change a game."""
+    def __init__(
+        self, reader: Engine, writer: Engine | None = None, cache_bytes: int = BUDGET
+    ) -> None:
+        """``writer`` (default ``reader``) is the engine for transactions that change a game;
+        ``cache_bytes`` bounds the pieces of games kept in memory (:mod:`webapp.cache`)."""
         self.engine = reader
         self._writer = writer or reader
         self._read = Driver(reader)
         self._write = Driver(self._writer, immediate=writer is not None)
-        self._cache: OrderedDict[str, tuple[int, GameState]] = OrderedDict()
-        self._lock = threading.Lock()
+        self.cache = GameCache(cache_bytes)
 
     def close(self) -> None:
         """Close every pooled connection and the writers' lock file (the app's end, or a
@@ -199,9 +219,8 @@ class Store:
     def create(self, options: Options, actions: Sequence[Action] = ()) -> Snapshot:
         """A new game; with ``actions``, an imported one (each checked by the rules, its draws
         and passes read as the log reads them: the table's word, R7a), stored as given."""
-        state = GameState.new(options)
-        for action in actions:
-            state, _ = state.apply(recorded(to_dict(action)))
+        log = [recorded(to_dict(action)) for action in actions]
+        book = Scorebook.replay(options, log)
         now = utcnow()
         game_id, view_id, seq = new_id(), new_id(), len(actions)
         with self._write.turn(), self._writer.begin() as conn:
@@ -223,8 +242,11 @@ class Store:
                         for n, a in enumerate(actions, start=1)
                     ],
                 )
-        self._remember(game_id, seq, state)
-        return Snapshot(game_id, view_id, seq, state, now, now)
+                start = _last_start(log, book)
+                if start is not None:
+                    conn.execute(insert(SNAPSHOTS).values(game_id=game_id, **start))
+        self.cache.put(game_id, BOOK, seq, book)
+        return Snapshot(game_id, view_id, seq, book, now, now)
 
     def import_game(self, exported: dict[str, Any]) -> Snapshot:
         """A new game identical to an exported one (new ids); refused if any action is."""
@@ -252,19 +274,35 @@ class Store:
             game = self._row(cursor, game_id)
             if seq is None or seq != game.seq:
                 raise StaleRevision(self._snapshot(cursor, game), seq)
-            at, state = self._state(cursor, game)
+            at, book = self._book(cursor, game)
             if at != seq:  # the log does not reach the revision read: treat as moved on
                 raise StaleRevision(self._snapshot(cursor, game), seq)
-        action = state.resolve(action)
-        new_state, outcome = state.apply(action)
+        action = book.state.resolve(action)
+        new_book, outcome = book.apply(action, lambda undo: self._rebuilt(game, undo))
+        mark = None
+        if isinstance(action, StartHand):
+            mark = _snapshot_row(new_book.state)
         now = utcnow()
         try:
-            if not self._write.append(game_id, seq + 1, to_dict(action), now):
+            if not self._write.append(game_id, seq + 1, to_dict(action), now, mark):
                 raise _Moved
         except (_Moved, self._write.integrity_error):
             raise StaleRevision(self.get(game_id), seq) from None
-        self._remember(game_id, seq + 1, new_state)
-        return Snapshot.of(game, seq + 1, new_state, now), outcome
+        self.cache.put(game_id, BOOK, seq + 1, new_book)
+        return Snapshot.of(game, seq + 1, new_book, now), outcome
+
+    def reaching(self, snapshot: Snapshot, number: int) -> Snapshot:
+        """``snapshot`` with the states of hand ``number`` on (the game log lists the last
+        two hands; a fresh process rebuilt only the current one)."""
+        if snapshot.book.reaches(number):
+            return snapshot
+        with self._read.cursor() as cursor:
+            game = self._row(cursor, snapshot.id)
+            row = game._replace(seq=snapshot.seq)
+            at, book = self._fold(cursor, row, (), reach=number)
+        if at == game.seq:
+            self.cache.put(snapshot.id, BOOK, at, book)
+        return Snapshot.of(game, at, book, snapshot.updated_at)
 
     SCREEN_SETTINGS = ("learning", "coaching")
 
@@ -300,36 +338,80 @@ class Store:
         return game
 
     def _snapshot(self, cursor: Cursor, game: GameRow) -> Snapshot:
-        seq, state = self._state(cursor, game)
-        return Snapshot.of(game, seq, state, game.updated_at)
+        seq, book = self._book(cursor, game)
+        return Snapshot.of(game, seq, book, game.updated_at)
 
-    def _state(self, cursor: Cursor, game: GameRow) -> tuple[int, GameState]:
-        """The game's state and the revision it is at, from the cache and the log.
+    def _book(self, cursor: Cursor, game: GameRow) -> tuple[int, Scorebook]:
+        """The game's scorebook and the revision it is at, from the cache and the log.
 
         The revision is the last event actually folded in, never a number read separately,
         so a state can never be labelled with a revision it does not include.
         """
-        with self._lock:
-            cached = self._cache.get(game.id)
-            if cached is not None:
-                self._cache.move_to_end(game.id)
+        cached = self.cache.get(game.id, BOOK)
         if cached is not None and cached[0] == game.seq:
             return cached
-        seq, state = 0, GameState.new(options_from_dict(game.options))
+        found = None
         if cached is not None and cached[0] < game.seq:
-            seq, state = cached
-        for number, stored in cursor.tail(game.id, seq, game.seq):
-            state, _ = state.apply(recorded(stored))
-            seq = number  # the last event folded in is the state's revision
-        self._remember(game.id, seq, state)
-        return seq, state
+            seq, book = cached
+            tail = cursor.tail(game.id, seq, game.seq)
+            try:
+                if tail:
+                    found = (tail[-1][0], book.fold([recorded(stored) for _, stored in tail]))
+            except BeyondTheMark:
+                pass
+        if found is None:
+            found = self._fold(cursor, game, ())
+        self.cache.put(game.id, BOOK, *found)
+        return found
 
-    def _remember(self, game_id: str, seq: int, state: GameState) -> None:
-        with self._lock:
-            self._cache[game_id] = (seq, state)
-            self._cache.move_to_end(game_id)
-            while len(self._cache) > CACHE_SIZE:
-                self._cache.popitem(last=False)
+    def _rebuilt(self, game: GameRow, extra: Sequence[Action]) -> Scorebook:
+        """The scorebook of the game's log as read, with ``extra`` after it (an undo of a
+        hand's start: the hand before is rebuilt)."""
+        with self._read.cursor() as cursor:
+            return self._fold(cursor, game, extra)[1]
+
+    def _fold(
+        self, cursor: Cursor, game: GameRow, extra: Sequence[Action], reach: int | None = None
+    ) -> tuple[int, Scorebook]:
+        """The log up to the game row's revision (and ``extra``) folded from the latest usable
+        snapshot (one of this version, at hand ``reach`` or before, that no undo has reached
+        back past), or from the start."""
+        options = options_from_dict(game.options)
+        below = game.seq + 1
+        while (row := cursor.mark(game.id, below, STATE_FORMAT, reach)) is not None:
+            below, stored = row
+            try:
+                mark = GameState.from_dict(options, stored)
+            except ValueError:
+                continue  # a damaged snapshot is a missing one
+            tail = cursor.tail(game.id, below, game.seq)
+            try:
+                book = Scorebook((mark,)).fold([*(recorded(a) for _, a in tail), *extra])
+            except BeyondTheMark:
+                continue
+            return (tail[-1][0] if tail else below), book
+        tail = cursor.tail(game.id, 0, game.seq)
+        book = Scorebook.replay(options, [*(recorded(a) for _, a in tail), *extra])
+        return (tail[-1][0] if tail else 0), book
+
+
+BOOK = "book"  # the cache's name for a game's scorebook
+
+
+def _snapshot_row(state: GameState) -> dict[str, Any]:
+    """A snapshot of ``state``, a hand just dealt, as its row holds it (but the game and seq)."""
+    return {"version": STATE_FORMAT, "hand": state.hand_number, "state": state.to_dict()}
+
+
+def _last_start(log: Sequence[Action], book: Scorebook) -> dict[str, Any] | None:
+    """The snapshot row of the last hand's start in effect in ``log``, with its ``seq``."""
+    standing = standing_after((), log, 0)
+    starts = [index for index in standing if isinstance(log[index], StartHand)]
+    if not starts:
+        return None
+    number = book.state.hand_number
+    mark = next(state for state in book.states if state.hand_number == number)
+    return {"seq": starts[-1] + 1, **_snapshot_row(mark)}
 
 
 class _Moved(Exception):
@@ -338,6 +420,7 @@ class _Moved(Exception):
 
 GAMES = cast(Table, Game.__table__)
 EVENTS = cast(Table, Event.__table__)
+SNAPSHOTS = cast(Table, StateSnapshot.__table__)
 _GAME = select(
     GAMES.c.id,
     GAMES.c.view_id,

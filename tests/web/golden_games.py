@@ -49,7 +49,7 @@ from webapp.rules import (
 from webapp.rules.correction import words
 from webapp.rules.history import PlayedHand, replay
 from webapp.rules.rescore import Rescore, changed
-from webapp.store import options_from_dict, options_to_dict
+from webapp.store import Snapshot, options_from_dict, options_to_dict
 
 DATA = Path(__file__).parent.parent / "data"
 GOLDEN = DATA / "golden_games.json"
@@ -230,8 +230,8 @@ def state_view(state: GameState) -> dict[str, Any]:
     }
 
 
-def log_view(state: GameState) -> Any:
-    return plain(pages._log(state))
+def log_view(snapshot: Snapshot) -> Any:
+    return plain(pages._log(snapshot))
 
 
 def hand_view(played: PlayedHand, options: Options) -> dict[str, Any]:
@@ -281,13 +281,13 @@ def answers(app: Flask, game: dict[str, Any]) -> dict[str, Any]:
             step: dict[str, Any] = {"message": outcome.message, "next": outcome.next}
             if isinstance(action, Undo):
                 step["state"] = state_view(snapshot.state)
-                step["log"] = log_view(snapshot.state)
+                step["log"] = log_view(snapshot)
             steps.append(step)
         history = history_of(snapshot)
         return {
             "steps": steps,
             "state": state_view(snapshot.state),
-            "log": log_view(snapshot.state),
+            "log": log_view(snapshot),
             "hands": [hand_view(played, options) for played in history.hands],
             "rescores": [
                 rescore_view(Rescore(history, replay(changed(options, **change), log)))
