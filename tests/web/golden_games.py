@@ -269,14 +269,17 @@ def rescore_view(found: Rescore) -> dict[str, Any]:
     }
 
 
-def answers(app: Flask, game: dict[str, Any]) -> dict[str, Any]:
-    """Everything the app says about ``game``, played action by action through the store."""
+def answers(app: Flask, game: dict[str, Any], cold: bool = False) -> dict[str, Any]:
+    """Everything the app says about ``game``, played action by action through the store
+    (``cold``: with nothing cached before each action, as in a fresh process)."""
     options = options_from_dict(game["options"])
     log = [from_dict(action) for action in game["log"]]
     with app.app_context():
         snapshot = store().create(options)
         steps: list[dict[str, Any]] = []
         for action in log:
+            if cold:
+                store().cache.clear()
             snapshot, outcome = store().apply(snapshot.id, snapshot.seq, action)
             step: dict[str, Any] = {"message": outcome.message, "next": outcome.next}
             if isinstance(action, Undo):
