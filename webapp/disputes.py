@@ -9,6 +9,7 @@ already settled, ``rules.audit`` for draws and passes, ``rules.rescore`` for oth
 
 from __future__ import annotations
 
+from array import array
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, TypeVar
@@ -35,14 +36,7 @@ from .rules import (
 )
 from .rules.audit import Audit, audit
 from .rules.correction import words
-from .rules.history import (
-    History,
-    PlayedHand,
-    prefix_of,
-    replay,
-    settled_prefix,
-    standing_after,
-)
+from .rules.history import History, PlayedHand, replay, settled_after, settled_prefix
 from .rules.options import OPTION_SPECS, PRESET_LIST
 from .rules.rescore import Rescore, changed
 from .screen import picker_tiles
@@ -140,25 +134,29 @@ def _logged(snapshot: Snapshot) -> tuple[tuple[Action, ...], History]:
 
 
 def _actions(snapshot: Snapshot) -> tuple[Action, ...]:
-    """The game's actions up to ``snapshot``."""
-    return _log_of(snapshot)[0][: snapshot.seq]
+    """The game's actions up to ``snapshot``, read from the log (they are not kept: a long
+    game's would cost more memory than all else kept of it)."""
+    stored = store().log_since(snapshot.id, 0)[: snapshot.seq]
+    return tuple(recorded(action) for _, action in stored)
 
 
-def _log_of(snapshot: Snapshot) -> tuple[tuple[Action, ...], int]:
-    """The game's whole log as read so far, and its settled prefix (see ``settled_prefix``).
+def _settled(snapshot: Snapshot) -> int:
+    """The settled prefix of the log up to ``snapshot`` (see ``settled_prefix``).
 
-    Kept per game and extended by what is new, so that a game's fortieth hand does not read
-    and parse the thirty-nine before it on every play."""
+    Kept per game as the settled prefix as of each action in effect, and extended by what is
+    new, so that a game's fortieth hand does not read and parse the thirty-nine before it on
+    every play."""
     cache = store().cache
-    known = cache.get(snapshot.id, "actions")
-    actions, standing = known[1] if known is not None else ((), ())
-    if len(actions) < snapshot.seq:
-        start = len(actions)
-        added = store().log_since(snapshot.id, start)
-        actions += tuple(recorded(stored) for _, stored in added)
-        standing = tuple(standing_after(standing, actions, start))
-        cache.put(snapshot.id, "actions", len(actions), (actions, standing))
-    return actions, prefix_of(actions, standing)
+    known = cache.get(snapshot.id, "settled")
+    read, prefixes = known if known is not None else (0, array("l"))
+    if read > snapshot.seq:  # a page of an earlier revision
+        return settled_prefix(_actions(snapshot))
+    if read < snapshot.seq:
+        added = store().log_since(snapshot.id, read)[: snapshot.seq - read]
+        actions = [recorded(stored) for _, stored in added]
+        prefixes = array("l", settled_after(prefixes, actions, read))
+        cache.put(snapshot.id, "settled", read + len(actions), prefixes)
+    return prefixes[-1] if prefixes else 0
 
 
 def _folded(snapshot: Snapshot, seq: int, actions: tuple[Action, ...]) -> History:
@@ -186,14 +184,12 @@ def disputes_of(snap: Snapshot) -> dict[str, Any]:
     state = snap.state
     if not state.results:
         return {"audits": {}, "last": None}
-    actions, prefix = _log_of(snap)
-    if len(actions) > snap.seq:  # a page of an earlier revision
-        actions = actions[: snap.seq]
-        prefix = settled_prefix(actions)
-    # The audits change only with the settlements in effect: worked out once per settlement.
+    prefix = _settled(snap)
+    # The audits change only with the settlements in effect: worked out once per settlement
+    # (the history they come from is not kept).
     notes = store().cache.at(snap.id, "audits", prefix)
     if not isinstance(notes, dict):
-        history = _folded(snap, prefix, actions)
+        history = replay(state.options, _actions(snap)[:prefix])
         audits = {}
         for played in history.hands:
             checked = hand_audit(played, state.options)

@@ -562,12 +562,12 @@ def _log(snapshot: Snapshot) -> list[dict[str, Any]]:
 
     Only the last two hands are listed action by action, so a play costs the same in the
     twentieth hand as in the first; earlier hands keep their heading and a link to their
-    replay. Their states, one per action in effect, are the scorebook's (its mark, the start
-    of the hand before, announces that hand)."""
+    replay. Their states, one per action in effect, are a scorebook's from the start of the
+    hand before (its mark announces that hand)."""
     state = snapshot.state
     newest = state.hand.number if state.hand else 0
     keep_from = max(1, newest - 1) if newest else 0
-    states = store().reaching(snapshot, keep_from).book.states
+    states = store().reaching(snapshot, keep_from).states
     entries = []
     for before, current in zip((None, *states), states, strict=False):
         if before is None and not current.can_undo:

@@ -291,18 +291,15 @@ class Store:
         self.cache.put(game_id, BOOK, seq + 1, new_book)
         return Snapshot.of(game, seq + 1, new_book, now), outcome
 
-    def reaching(self, snapshot: Snapshot, number: int) -> Snapshot:
-        """``snapshot`` with the states of hand ``number`` on (the game log lists the last
-        two hands; a fresh process rebuilt only the current one)."""
+    def reaching(self, snapshot: Snapshot, number: int) -> Scorebook:
+        """``snapshot``'s scorebook, or one folded from an earlier snapshot that holds the
+        states of hand ``number`` on (the game log lists the last two hands' actions; the
+        scorebook kept holds the current hand's). Not kept: only the log reads it."""
         if snapshot.book.reaches(number):
-            return snapshot
+            return snapshot.book
         with self._read.cursor() as cursor:
-            game = self._row(cursor, snapshot.id)
-            row = game._replace(seq=snapshot.seq)
-            at, book = self._fold(cursor, row, (), reach=number)
-        if at == game.seq:
-            self.cache.put(snapshot.id, BOOK, at, book)
-        return Snapshot.of(game, at, book, snapshot.updated_at)
+            game = self._row(cursor, snapshot.id)._replace(seq=snapshot.seq)
+            return self._fold(cursor, game, (), reach=number)[1]
 
     SCREEN_SETTINGS = ("learning", "coaching")
 
@@ -377,6 +374,7 @@ class Store:
         snapshot (one of this version, at hand ``reach`` or before, that no undo has reached
         back past), or from the start."""
         options = options_from_dict(game.options)
+        hands = 1 if reach is None else EVERY_HAND  # from hand ``reach``: each hand since
         below = game.seq + 1
         while (row := cursor.mark(game.id, below, STATE_FORMAT, reach)) is not None:
             below, stored = row
@@ -386,16 +384,17 @@ class Store:
                 continue  # a damaged snapshot is a missing one
             tail = cursor.tail(game.id, below, game.seq)
             try:
-                book = Scorebook((mark,)).fold([*(recorded(a) for _, a in tail), *extra])
+                book = Scorebook((mark,), hands).fold([*(recorded(a) for _, a in tail), *extra])
             except BeyondTheMark:
                 continue
             return (tail[-1][0] if tail else below), book
         tail = cursor.tail(game.id, 0, game.seq)
-        book = Scorebook.replay(options, [*(recorded(a) for _, a in tail), *extra])
-        return (tail[-1][0] if tail else 0), book
+        book = Scorebook(Scorebook.new(options).states, hands)
+        return (tail[-1][0] if tail else 0), book.fold([*(recorded(a) for _, a in tail), *extra])
 
 
 BOOK = "book"  # the cache's name for a game's scorebook
+EVERY_HAND = 1_000_000
 
 
 def _snapshot_row(state: GameState) -> dict[str, Any]:

@@ -223,8 +223,12 @@ def test_undo_twice_cancels_two_actions(led):
     back = book.apply(Undo())[0].apply(Undo())[0]
     assert back == led
     assert back.state.hand.boneyard == 7
-    assert back.apply(Undo())[0].apply(Undo())[0] == Scorebook.new(led.options)
-    assert not back.apply(Undo())[0].apply(Undo())[0].state.can_undo
+    started = back.apply(Undo())[0]
+    assert started.state.hand.moves == () and started.states == (started.mark,)
+    log = [StartHand(0), Play(T("3-2")), Undo()]
+    new = started.apply(Undo(), lambda undo: Scorebook.replay(led.options, [*log, *undo]))[0]
+    assert new == Scorebook.new(led.options)
+    assert not new.state.can_undo
 
 
 def test_undo_takes_back_points(led):

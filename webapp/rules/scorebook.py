@@ -1,13 +1,12 @@
 """A game as its log leaves it, holding what undo needs and nothing older.
 
 An :class:`~.actions.Undo` cancels the last action still in effect (see ``history.in_effect``),
-so undo needs the state before that action, and the game log lists the states of the last two
-hands. A :class:`GameState` keeps no earlier states; a :class:`Scorebook` keeps the states since
-the start of the hand before the current one (the first of them, its *mark*, sums up every hand
-settled before in the scores and results, with a hand just dealt), one per action in effect. An
-undo drops the last of them. Undoing the mark itself goes back into a hand the scorebook does not
-hold: it is rebuilt from the log (``rebuild``), as a fresh process rebuilds a game from its last
-snapshot (``GameState.to_dict``).
+so undo needs the state before that action. A :class:`GameState` keeps no earlier states; a
+:class:`Scorebook` keeps the states since the start of the current hand, one per action in
+effect: the first of them, its *mark*, sums up every hand settled before in its scores and
+results, with the hand just dealt. An undo drops the last of them. Undoing the mark itself goes
+back into the hand before, which the scorebook does not hold: it is rebuilt from the log
+(``rebuild``), as a fresh process rebuilds a game from its last snapshot (``GameState.to_dict``).
 
 >>> from .actions import Play, StartHand
 >>> from .layout import Arm
@@ -16,7 +15,7 @@ snapshot (``GameState.to_dict``).
 >>> log = [StartHand(0), Play(Tile(5, 5)), Play(Tile(5, 0), Arm.RIGHT), Undo()]
 >>> book = Scorebook.replay(options, log)
 >>> book.state.scores, len(book.states)
-((10, 0), 3)
+((10, 0), 2)
 >>> book, outcome = book.apply(Undo())
 >>> outcome.kind, book.state.hand.moves, book.state.can_undo
 ('undo', (), True)
@@ -39,15 +38,15 @@ from .actions import Action, StartHand, Undo
 from .game import BeyondTheMark, GameState, Outcome, nothing_to_undo
 from .options import Options
 
-HANDS_KEPT = 2  # the game log lists the actions of the current hand and the one before
-
 
 @dataclass(frozen=True, slots=True)
 class Scorebook:
-    """The states of a game since the start of the hand before the current one: the first at
-    a hand boundary (the mark), then one per action in effect, the last the state now."""
+    """The states of a game since the start of its current hand (or of the ``hands`` last
+    hands): the first at a hand boundary (the mark), then one per action in effect, the last
+    the state now."""
 
     states: tuple[GameState, ...]
+    hands: int = 1
 
     @classmethod
     def new(cls, options: Options) -> Scorebook:
@@ -71,7 +70,8 @@ class Scorebook:
         return self.mark.options
 
     def reaches(self, number: int) -> bool:
-        """Whether the states of hand ``number`` are all here, from its start."""
+        """Whether the states of hand ``number`` on are all here, from its start (a scorebook
+        folded from an earlier mark holds the hands since)."""
         return self.mark.hand_number <= number
 
     def fold(self, log: Sequence[Action]) -> Scorebook:
@@ -90,7 +90,7 @@ class Scorebook:
                 dropped += 1
             elif self.mark.can_undo:
                 raise BeyondTheMark(action)
-        book = Scorebook(self.states[: len(self.states) - dropped])
+        book = Scorebook(self.states[: len(self.states) - dropped], self.hands)
         for action in standing:
             book, _ = book._apply(action)
         return book
@@ -108,7 +108,7 @@ class Scorebook:
             return self._apply(action)
         state = self.state
         if len(self.states) > 1:
-            back = Scorebook(self.states[:-1])
+            back = Scorebook(self.states[:-1], self.hands)
         elif not state.can_undo:
             raise nothing_to_undo()
         elif rebuild is None:
@@ -120,8 +120,8 @@ class Scorebook:
     def _apply(self, action: Action) -> tuple[Scorebook, Outcome]:
         state, outcome = self.state.apply(action)
         states = (*self.states, state)
-        if isinstance(action, StartHand):  # the hand before the previous one is let go
-            oldest = state.hand_number - HANDS_KEPT + 1
+        if isinstance(action, StartHand):  # the hands before the last ``hands`` are let go
+            oldest = state.hand_number - self.hands + 1
             first = next(i for i, kept in enumerate(states) if kept.hand_number >= oldest)
             states = states[first:]
-        return Scorebook(states), outcome
+        return Scorebook(states, self.hands), outcome
