@@ -17,12 +17,12 @@ import secrets
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, cast
+from typing import Any
 
-from sqlalchemy import Connection, Engine, Row, Table, insert, select, update
+from sqlalchemy import Engine
 
 from .cache import BUDGET, GameCache
-from .models import Event, Game, StateSnapshot, utcnow
+from .models import utcnow
 from .rules import (
     Action,
     BadOptions,
@@ -37,7 +37,7 @@ from .rules import (
 from .rules.game import STATE_FORMAT, BeyondTheMark
 from .rules.history import standing_after
 from .rules.scorebook import Scorebook
-from .sqlpath import Cursor, Driver, GameRow
+from .sqlpath import Cursor, Driver, GameRow, Writer
 
 EXPORT_FORMAT = "allfives-game/1"
 MAX_IMPORTED_ACTIONS = 10_000
@@ -131,8 +131,8 @@ class Store:
     """Games and their logs in any SQLAlchemy database.
 
     A play is one short transaction: the new event and the game's new revision, conditional
-    on the revision the rules were asked at. Those statements, and the reads of every screen,
-    go straight to the driver (:mod:`webapp.sqlpath`); the rest is SQLAlchemy Core.
+    on the revision the rules were asked at. Every statement goes straight to the driver
+    (:mod:`webapp.sqlpath`).
     """
 
     def __init__(
@@ -143,7 +143,7 @@ class Store:
         self.engine = reader
         self._writer = writer or reader
         self._read = Driver(reader)
-        self._write = Driver(self._writer, immediate=writer is not None)
+        self._write = Writer(self._writer, immediate=writer is not None)
         self.cache = GameCache(cache_bytes)
 
     def close(self) -> None:
@@ -185,14 +185,8 @@ class Store:
 
     def log(self, game_id: str) -> list[tuple[int, dict[str, Any], datetime]]:
         """Every stored action of the game, in order: ``(seq, action, when)``."""
-        with self.engine.connect() as conn:
-            self._game(conn, game_id)
-            rows = conn.execute(
-                select(EVENTS.c.seq, EVENTS.c.action, EVENTS.c.created_at)
-                .where(EVENTS.c.game_id == game_id)
-                .order_by(EVENTS.c.seq)
-            )
-            return [(seq, action, when) for seq, action, when in rows]
+        with self._read.cursor() as cursor:
+            return cursor.events(game_id, 0, self._row(cursor, game_id).seq)
 
     def log_since(self, game_id: str, after: int) -> list[tuple[int, dict[str, Any]]]:
         """The stored actions after revision ``after``, in order: ``(seq, action)``; the log
@@ -202,11 +196,9 @@ class Store:
 
     def export(self, game_id: str) -> dict[str, Any]:
         """The game as portable data: its options and its whole action log."""
-        with self.engine.connect() as conn:
-            game = self._game(conn, game_id)
-            actions = conn.scalars(
-                select(EVENTS.c.action).where(EVENTS.c.game_id == game_id).order_by(EVENTS.c.seq)
-            ).all()
+        with self._read.cursor() as cursor:
+            game = self._row(cursor, game_id)
+            actions = [action for _, action in cursor.tail(game_id, 0, game.seq)]
         return {
             "format": EXPORT_FORMAT,
             **game.options,
@@ -223,28 +215,12 @@ class Store:
         book = Scorebook.replay(options, log)
         now = utcnow()
         game_id, view_id, seq = new_id(), new_id(), len(actions)
-        with self._write.turn(), self._writer.begin() as conn:
-            conn.execute(
-                insert(GAMES).values(
-                    id=game_id,
-                    view_id=view_id,
-                    options=options_to_dict(options),
-                    seq=seq,
-                    created_at=now,
-                    updated_at=now,
-                )
-            )
-            if actions:
-                conn.execute(
-                    insert(EVENTS),
-                    [
-                        {"game_id": game_id, "seq": n, "action": to_dict(a), "created_at": now}
-                        for n, a in enumerate(actions, start=1)
-                    ],
-                )
-                start = _last_start(log, book)
-                if start is not None:
-                    conn.execute(insert(SNAPSHOTS).values(game_id=game_id, **start))
+        game = GameRow(game_id, view_id, options_to_dict(options), seq, now, now)
+        with self._write.transaction() as cursor:
+            cursor.new_game(game, [to_dict(action) for action in actions])
+            start = _last_start(log, book)
+            if start is not None:
+                cursor.snapshot(game_id, *start)
         self.cache.put(game_id, BOOK, seq, book)
         return Snapshot(game_id, view_id, seq, book, now, now)
 
@@ -307,29 +283,19 @@ class Store:
         """Turn one of the game screen's settings (``SCREEN_SETTINGS``) on or off: not an
         action, so it is kept in the stored options and leaves the log alone."""
         assert setting in self.SCREEN_SETTINGS
-        with self._write.turn(), self._writer.begin() as conn:
-            game = self._game(conn, game_id, lock=True)
-            options = {**game.options, setting: bool(on)}
-            conn.execute(update(GAMES).where(GAMES.c.id == game_id).values(options=options))
+        with self._write.transaction() as cursor:
+            game = self._row(cursor, game_id, lock=True)
+            cursor.set_options(game_id, {**game.options, setting: bool(on)})
         return self.get(game_id)
 
     # --- internals -----------------------------------------------------------------------------
 
-    def _game(self, conn: Connection, game_id: str, lock: bool = False) -> Row[Any]:
-        if not _is_id(game_id):
-            raise GameNotFound(game_id)
-        query = _GAME.where(GAMES.c.id == game_id)
-        if lock and conn.dialect.name != "sqlite":  # SQLite writers hold BEGIN IMMEDIATE
-            query = query.with_for_update()
-        game = conn.execute(query).first()
-        if game is None:
-            raise GameNotFound(game_id)
-        return cast(Row[Any], game)
-
     @staticmethod
-    def _row(cursor: Cursor, key: str, by_view: bool = False) -> GameRow:
+    def _row(cursor: Cursor, key: str, by_view: bool = False, lock: bool = False) -> GameRow:
         """The game row by its id (or view id)."""
-        game = cursor.game(key, by_view) if _is_id(key) else None
+        game = None
+        if _is_id(key):
+            game = cursor.game_to_change(key) if lock else cursor.game(key, by_view)
         if game is None:
             raise GameNotFound(key)
         return game
@@ -389,8 +355,25 @@ class Store:
                 continue
             return (tail[-1][0] if tail else below), book
         tail = cursor.tail(game.id, 0, game.seq)
-        book = Scorebook(Scorebook.new(options).states, hands)
-        return (tail[-1][0] if tail else 0), book.fold([*(recorded(a) for _, a in tail), *extra])
+        log = [recorded(stored) for _, stored in tail]
+        book = Scorebook(Scorebook.new(options).states, hands).fold([*log, *extra])
+        if reach is None and not extra:
+            self._keep_start(game.id, log, book)
+        return (tail[-1][0] if tail else 0), book
+
+    def _keep_start(self, game_id: str, log: Sequence[Action], book: Scorebook) -> None:
+        """Write the snapshot of the current hand's start, which a fold from the log found
+        missing (a game from before snapshots, or of another version of the rules), so that
+        the next process need not fold the whole log again. A cache: if it cannot be written
+        now, the next fold tries again."""
+        start = _last_start(log, book)
+        if start is None:
+            return
+        try:
+            with self._write.transaction() as cursor:
+                cursor.snapshot(game_id, *start)
+        except self._write.database_error:  # a cache left unwritten: the read goes on
+            return
 
 
 BOOK = "book"  # the cache's name for a game's scorebook
@@ -402,31 +385,19 @@ def _snapshot_row(state: GameState) -> dict[str, Any]:
     return {"version": STATE_FORMAT, "hand": state.hand_number, "state": state.to_dict()}
 
 
-def _last_start(log: Sequence[Action], book: Scorebook) -> dict[str, Any] | None:
-    """The snapshot row of the last hand's start in effect in ``log``, with its ``seq``."""
+def _last_start(log: Sequence[Action], book: Scorebook) -> tuple[int, dict[str, Any]] | None:
+    """The seq of the last hand's start in effect in ``log`` and its snapshot, if any."""
     standing = standing_after((), log, 0)
     starts = [index for index in standing if isinstance(log[index], StartHand)]
     if not starts:
         return None
     number = book.state.hand_number
     mark = next(state for state in book.states if state.hand_number == number)
-    return {"seq": starts[-1] + 1, **_snapshot_row(mark)}
+    return starts[-1] + 1, _snapshot_row(mark)
 
 
 class _Moved(Exception):
     """The game's revision moved under a write: another action got there first."""
 
-
-GAMES = cast(Table, Game.__table__)
-EVENTS = cast(Table, Event.__table__)
-SNAPSHOTS = cast(Table, StateSnapshot.__table__)
-_GAME = select(
-    GAMES.c.id,
-    GAMES.c.view_id,
-    GAMES.c.options,
-    GAMES.c.seq,
-    GAMES.c.created_at,
-    GAMES.c.updated_at,
-)
 
 __all__ = ["GameNotFound", "Snapshot", "StaleRevision", "Store"]

@@ -207,13 +207,20 @@ def test_the_schema_upgrades_from_the_previous_version_with_its_games(tmp_path: 
         for game_id, options in games:
             options = options_from_dict(json.loads(options))
             assert store.get(game_id).book == Scorebook.replay(options, logs[game_id])
-        # The next hand started in an old game is snapshotted like any other.
+        # The fold of each old game's whole log left a snapshot of its last hand's start...
+        with engine.connect() as connection:
+            hands = dict(connection.execute(text("SELECT game_id, hand FROM snapshots")).all())
+        assert hands == {game_id: 3 for game_id, _ in games}
+        # ...and the next hand started in one is snapshotted like any other.
         game_id = games[0][0]
         snapshot = store.get(game_id)
         store.apply(game_id, snapshot.seq, StartHand(snapshot.state.next_leader))
         with engine.connect() as connection:
-            rows = connection.execute(text("SELECT seq, hand FROM snapshots")).all()
-        assert rows == [(snapshot.seq + 1, snapshot.state.hand_number + 1)]
+            rows = connection.execute(
+                text("SELECT seq, hand FROM snapshots WHERE game_id = :id ORDER BY seq"),
+                {"id": game_id},
+            ).all()
+        assert rows[-1] == (snapshot.seq + 1, snapshot.state.hand_number + 1)
     finally:
         app.extensions["allfives_store"].close()
         engine.dispose()
