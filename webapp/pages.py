@@ -553,7 +553,11 @@ def _share_links(snapshot: Snapshot) -> list[dict[str, str]]:
     ):
         arg = "game_id" if endpoint == ".game" else "view_id"
         url = public_url(endpoint, **{arg: key})
-        links.append({"label": label, "hint": hint, "url": url, "qr": qr_svg(url)})
+        qr = store().cache.at(snapshot.id, ("qr", url), 0)  # drawn once per game and link
+        if qr is None:
+            qr = qr_svg(url)
+            store().cache.put(snapshot.id, ("qr", url), 0, qr)
+        links.append({"label": label, "hint": hint, "url": url, "qr": qr})
     return links
 
 
