@@ -32,6 +32,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.config.from_mapping(
         DATABASE=os.environ.get("ALLFIVES_DATABASE", ""),
         SQLITE_SYNCHRONOUS=os.environ.get("ALLFIVES_SQLITE_SYNCHRONOUS", "NORMAL"),
+        # The bytes of replayed games kept in memory, per process (webapp/cache.py).
+        CACHE_BYTES=os.environ.get("ALLFIVES_CACHE_BYTES", str(64 * 1024 * 1024)),
         MAX_CONTENT_LENGTH=limits.BODY_LIMIT,
         # Behind a reverse proxy (README, "On a public host"): the address players reach,
         # the Host names accepted without it, and how many proxies' X-Forwarded-* to trust.
@@ -58,10 +60,23 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         _instance_folder(app)
     url = database_url(app.config["DATABASE"] or str(Path(app.instance_path) / "allfives.sqlite3"))
     app.config["DATABASE_URL"] = url
-    app.extensions["allfives_store"] = open_store(url, app.config["SQLITE_SYNCHRONOUS"])
+    app.extensions["allfives_store"] = open_store(
+        url, app.config["SQLITE_SYNCHRONOUS"], _cache_bytes(app.config["CACHE_BYTES"])
+    )
 
-    from . import api, compress, disputes, errors, fixes, i18n, pages, security, shell, teaching
-    from . import words
+    from . import (
+        api,
+        compress,
+        disputes,
+        errors,
+        fixes,
+        i18n,
+        pages,
+        security,
+        shell,
+        teaching,
+        words,
+    )
 
     security.behind_proxy(app)
     limits.register(app)
@@ -78,6 +93,18 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     security.register(app)
     compress.register(app)
     return app
+
+
+def _cache_bytes(value: object) -> int:
+    """The cache's budget from its setting; :class:`StartupError` if it is no size."""
+    from .errors import StartupError
+
+    text = str(value).strip()
+    if not text.isdigit() or int(text) < 1:
+        raise StartupError(
+            f"ALLFIVES_CACHE_BYTES must be a whole number of bytes, such as 67108864, not {text!r}"
+        )
+    return int(text)
 
 
 def _instance_folder(app: Flask) -> Path:

@@ -10,6 +10,7 @@ from sqlalchemy import Engine, create_engine, event
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError, NoSuchModuleError, OperationalError, SQLAlchemyError
 
+from .cache import BUDGET
 from .errors import StartupError
 from .store import Store
 
@@ -26,7 +27,7 @@ def database_url(value: str) -> str:
 SYNCHRONOUS = ("NORMAL", "FULL")
 
 
-def open_store(url: str, synchronous: str = "NORMAL") -> Store:
+def open_store(url: str, synchronous: str = "NORMAL", cache_bytes: int = BUDGET) -> Store:
     """A store on ``url`` with its schema upgraded to the newest migration.
 
     ``synchronous`` is SQLite's: in WAL mode, ``NORMAL`` (the default) makes every
@@ -34,14 +35,17 @@ def open_store(url: str, synchronous: str = "NORMAL") -> Store:
     written before the commit returns); ``FULL`` also survives a power cut or an operating
     system crash, at an fsync per action (about ten times the cost of a play under load).
 
+    ``cache_bytes`` bounds the replayed pieces of games kept in memory (:mod:`webapp.cache`).
+
     Raises :class:`StartupError`, saying what to do, if the database cannot be used.
     """
     try:
         reader = make_engine(url, synchronous=synchronous)
         upgrade(reader)
         if reader.dialect.name != "sqlite":
-            return Store(reader)
-        return Store(reader, make_engine(url, immediate=True, synchronous=synchronous))
+            return Store(reader, cache_bytes=cache_bytes)
+        writer = make_engine(url, immediate=True, synchronous=synchronous)
+        return Store(reader, writer, cache_bytes)
     except (SQLAlchemyError, OSError, ValueError, ImportError) as error:
         raise StartupError(why_unusable(url, error)) from error
 

@@ -9,14 +9,12 @@ already settled, ``rules.audit`` for draws and passes, ``rules.rescore`` for oth
 
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
+from array import array
 from collections.abc import Callable
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import Any, TypeVar
 
-from flask import Blueprint, abort, current_app, redirect, render_template, request, url_for
+from flask import Blueprint, abort, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
 from markupsafe import Markup
 
@@ -38,14 +36,7 @@ from .rules import (
 )
 from .rules.audit import Audit, audit
 from .rules.correction import words
-from .rules.history import (
-    History,
-    PlayedHand,
-    prefix_of,
-    replay,
-    settled_prefix,
-    standing_after,
-)
+from .rules.history import History, PlayedHand, replay, settled_after, settled_prefix
 from .rules.options import OPTION_SPECS, PRESET_LIST
 from .rules.rescore import Rescore, changed
 from .screen import picker_tiles
@@ -55,9 +46,6 @@ from .words import get_locale, gettext, ngettext, say, say_capitalized
 
 bp = Blueprint("disputes", __name__)
 View = TypeVar("View", bound=Callable[..., ResponseReturnValue])
-
-HISTORIES = 512  # replayed histories, logs, audits and drawn log sections kept, per app
-_lock = threading.Lock()
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,14 +101,14 @@ def dispute_url(name: str, snap: Reader, _external: bool = False, **args: Any) -
     endpoint = f"disputes.{name}_view" if snap.viewer else f"disputes.{name}"
     if _external:
         return public_url(endpoint, key=snap.id, **args)
-    return _path(request.script_root, endpoint, snap.id, tuple(args.items()))
-
-
-@lru_cache(maxsize=4096)
-def _path(_root: str, endpoint: str, key: str, args: tuple[tuple[str, Any], ...]) -> str:
-    """A page's path, built once: the game screen links each hand's replay on every render.
-    (Keyed by the app's mount point, the only part of the request a path depends on.)"""
-    return url_for(endpoint, key=key, **dict(args))
+    # Built once per game: the game screen links each hand's replay on every render. (Keyed
+    # by the app's mount point, the only part of the request a path depends on.)
+    piece = ("path", request.script_root, endpoint, tuple(args.items()))
+    found = store().cache.at(snap.id, piece, 0)
+    if found is None:
+        found = url_for(endpoint, key=snap.id, **args)
+        store().cache.put(snap.id, piece, 0, found)
+    return str(found)
 
 
 def _url(name: str, table: Table, _external: bool = False, **args: Any) -> str:
@@ -147,52 +135,38 @@ def _logged(snapshot: Snapshot) -> tuple[tuple[Action, ...], History]:
 
 
 def _actions(snapshot: Snapshot) -> tuple[Action, ...]:
-    """The game's actions up to ``snapshot``."""
-    return _log_of(snapshot)[0][: snapshot.seq]
+    """The game's actions up to ``snapshot``, read from the log (they are not kept: a long
+    game's would cost more memory than all else kept of it)."""
+    stored = store().log_since(snapshot.id, 0)[: snapshot.seq]
+    return tuple(recorded(action) for _, action in stored)
 
 
-def _log_of(snapshot: Snapshot) -> tuple[tuple[Action, ...], int]:
-    """The game's whole log as read so far, and its settled prefix (see ``settled_prefix``).
+def _settled(snapshot: Snapshot) -> int:
+    """The settled prefix of the log up to ``snapshot`` (see ``settled_prefix``).
 
-    Kept per game and extended by what is new, so that a game's fortieth hand does not read
-    and parse the thirty-nine before it on every play."""
-    key = ("actions", snapshot.id, 0)
-    known = _cached(key)
-    actions, standing = known if isinstance(known, tuple) else ((), ())
-    if len(actions) < snapshot.seq:
-        start = len(actions)
-        added = store().log_since(snapshot.id, start)
-        actions += tuple(recorded(stored) for _, stored in added)
-        standing = tuple(standing_after(standing, actions, start))
-        _keep(key, (actions, standing))
-    return actions, prefix_of(actions, standing)
+    Kept per game as the settled prefix as of each action in effect, and extended by what is
+    new, so that a game's fortieth hand does not read and parse the thirty-nine before it on
+    every play."""
+    cache = store().cache
+    known = cache.get(snapshot.id, "settled")
+    read, prefixes = known if known is not None else (0, array("l"))
+    if read > snapshot.seq:  # a page of an earlier revision
+        return settled_prefix(_actions(snapshot))
+    if read < snapshot.seq:
+        added = store().log_since(snapshot.id, read)[: snapshot.seq - read]
+        actions = [recorded(stored) for _, stored in added]
+        prefixes = array("l", settled_after(prefixes, actions, read))
+        cache.put(snapshot.id, "settled", read + len(actions), prefixes)
+    return prefixes[-1] if prefixes else 0
 
 
 def _folded(snapshot: Snapshot, seq: int, actions: tuple[Action, ...]) -> History:
     """The first ``seq`` actions of the game folded through the rules, kept per revision."""
-    found = _cached(("history", snapshot.id, seq))
+    found = store().cache.at(snapshot.id, "history", seq)
     if not isinstance(found, History):
         found = replay(snapshot.state.options, actions[:seq])
-        _keep(("history", snapshot.id, seq), found)
+        store().cache.put(snapshot.id, "history", seq, found)
     return found
-
-
-def _cached(key: tuple[Any, ...]) -> object:
-    cache: OrderedDict[tuple[Any, ...], object]
-    cache = current_app.extensions.setdefault("allfives_histories", OrderedDict())
-    with _lock:
-        found = cache.get(key)
-        if found is not None:
-            cache.move_to_end(key)
-        return found
-
-
-def _keep(key: tuple[Any, ...], value: Any) -> None:
-    cache: OrderedDict[tuple[Any, ...], object] = current_app.extensions["allfives_histories"]
-    with _lock:
-        cache[key] = value
-        while len(cache) > HISTORIES:
-            cache.popitem(last=False)
 
 
 def hand_audit(played: PlayedHand, options: Options) -> Audit | None:
@@ -211,21 +185,19 @@ def disputes_of(snap: Snapshot) -> dict[str, Any]:
     state = snap.state
     if not state.results:
         return {"audits": {}, "last": None}
-    actions, prefix = _log_of(snap)
-    if len(actions) > snap.seq:  # a page of an earlier revision
-        actions = actions[: snap.seq]
-        prefix = settled_prefix(actions)
-    # The audits change only with the settlements in effect: worked out once per settlement.
-    notes = _cached(("settled", snap.id, prefix))
+    prefix = _settled(snap)
+    # The audits change only with the settlements in effect: worked out once per settlement
+    # (the history they come from is not kept).
+    notes = store().cache.at(snap.id, "audits", prefix)
     if not isinstance(notes, dict):
-        history = _folded(snap, prefix, actions)
+        history = replay(state.options, _actions(snap)[:prefix])
         audits = {}
         for played in history.hands:
             checked = hand_audit(played, state.options)
             if checked is not None:
                 audits[played.number] = _audit_view(checked, state.options)
         notes = {"audits": audits, "last": state.results[-1].number, "prefix": prefix}
-        _keep(("settled", snap.id, prefix), notes)
+        store().cache.put(snap.id, "audits", prefix, notes)
     return notes
 
 
@@ -237,11 +209,13 @@ def older_hands(shown: Reader, real: Snapshot, log: list[dict[str, Any]]) -> Mar
         return Markup("")
     notes = disputes_of(real)
     numbers = tuple(hand["number"] for hand in older)
-    key = ("older", shown.id, notes["prefix"], numbers, str(get_locale()))  # said in a language
-    found = _cached(key)
-    if not isinstance(found, Markup):
-        found = Markup(render_template("_log_older.html", hands=older, notes=notes, snap=shown))
-        _keep(key, found)
+    kept = store().cache.at(real.id, ("older", shown.id, str(get_locale())), notes["prefix"])
+    if kept is not None and kept[0] == numbers:
+        return Markup(kept[1])
+    found = Markup(render_template("_log_older.html", hands=older, notes=notes, snap=shown))
+    store().cache.put(
+        real.id, ("older", shown.id, str(get_locale())), notes["prefix"], (numbers, found)
+    )
     return found
 
 

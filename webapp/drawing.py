@@ -398,7 +398,6 @@ def tile_use(name: str) -> Markup:
     )
 
 
-@lru_cache(maxsize=256)
 def qr_svg(text: str) -> Markup:
     """A QR code of ``text`` as inline SVG (no script, no style attribute)."""
     import segno

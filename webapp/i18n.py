@@ -19,7 +19,7 @@ from urllib.parse import urlsplit
 from babel import Locale
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
-from flask import Blueprint, Flask, current_app, redirect, request, url_for
+from flask import Blueprint, Flask, current_app, has_request_context, redirect, request, url_for
 from flask.typing import ResponseReturnValue
 from flask.wrappers import Response
 from flask_babel import Babel, get_locale, gettext
@@ -69,7 +69,10 @@ def compile_catalogs(folder: Path) -> None:
 
 
 def language() -> str:
-    """This request's language: the device's choice, else the browser's best match."""
+    """This request's language: the device's choice, else the browser's best match (outside
+    a request, in the shell or a script: the default)."""
+    if not has_request_context():
+        return DEFAULT
     languages = current_app.config["LANGUAGES"]
     chosen = request.cookies.get(COOKIE, "")
     if chosen in languages:

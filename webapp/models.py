@@ -49,3 +49,16 @@ class Event(Base):
     seq: Mapped[int] = mapped_column(Integer)
     action: Mapped[dict[str, Any]] = mapped_column(JSON)
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+class StateSnapshot(Base):
+    """The state of a game as event ``seq`` left it, at the start of a hand: a cache of the log
+    (``GameState.to_dict``), read only by the rules ``version`` that wrote it."""
+
+    __tablename__ = "snapshots"
+
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id"), primary_key=True)
+    seq: Mapped[int] = mapped_column(Integer, primary_key=True)
+    version: Mapped[str] = mapped_column(String(32))
+    hand: Mapped[int] = mapped_column(Integer)
+    state: Mapped[dict[str, Any]] = mapped_column(JSON)

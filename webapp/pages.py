@@ -549,7 +549,7 @@ def _show(
 
 def more_of(snapshot: Snapshot, viewer: bool) -> dict[str, Any]:
     """The "More" sheet's live part: dispute links, the last hand's audit and the game log."""
-    found = disputes.more_of(snapshot, viewer, _log(snapshot.state))
+    found = disputes.more_of(snapshot, viewer, _log(snapshot))
     return {**found, "fixable": fixes.fix_entries(snapshot, viewer)}
 
 
@@ -575,28 +575,35 @@ def _share_links(snapshot: Snapshot) -> list[dict[str, str]]:
     ):
         arg = "game_id" if endpoint == ".game" else "view_id"
         url = public_url(endpoint, **{arg: key})
-        links.append({"label": label, "hint": hint, "url": url, "qr": qr_svg(url)})
+        qr = store().cache.at(snapshot.id, ("qr", url), 0)  # drawn once per game and link
+        if qr is None:
+            qr = qr_svg(url)
+            store().cache.put(snapshot.id, ("qr", url), 0, qr)
+        links.append({"label": label, "hint": hint, "url": url, "qr": qr})
     return links
 
 
-def _log(state: GameState) -> list[dict[str, Any]]:
+def _log(snapshot: Snapshot) -> list[dict[str, Any]]:
     """Every action still in effect, grouped by hand, newest hand first (undone ones are gone).
 
-    Each state remembers the one before it and the action that made it, in words. Only the
-    last two hands are listed action by action, so a play costs the same in the twentieth hand
-    as in the first; earlier hands keep their heading and a link to their replay."""
+    Only the last two hands are listed action by action, so a play costs the same in the
+    twentieth hand as in the first; earlier hands keep their heading and a link to their
+    replay. Their states, one per action in effect, are a scorebook's from the start of the
+    hand before (its mark announces that hand)."""
+    state = snapshot.state
     newest = state.hand.number if state.hand else 0
     keep_from = max(1, newest - 1) if newest else 0
+    states = store().reaching(snapshot, keep_from).states
     entries = []
-    current = state
-    while current.previous is not None:
-        before = current.previous
+    for before, current in zip((None, *states), states, strict=False):
+        if before is None and not current.can_undo:
+            continue  # a game not started yet: no action made it
         entry: dict[str, Any] = {"text": say(current.done), "points": 0, "kind": "info"}
-        hand, earlier = current.hand, before.hand
+        hand, earlier = current.hand, before.hand if before else None
         entry["hand"] = hand.number if hand else 0
         if entry["hand"] < keep_from:
-            break
-        if len(current.results) > len(before.results):
+            continue
+        if before is not None and len(current.results) > len(before.results):
             entry["kind"] = "settle"
         elif hand and earlier is not None and earlier.number == hand.number:
             if hand.moves and hand.moves[:-1] == earlier.moves:  # one move added, not a fix
@@ -605,8 +612,6 @@ def _log(state: GameState) -> list[dict[str, Any]]:
         else:
             entry["kind"] = "start"
         entries.append(entry)
-        current = before
-    entries.reverse()
     hands: dict[int, list[dict[str, Any]]] = {
         result.number: [] for result in state.results if result.number < keep_from
     }

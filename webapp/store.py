@@ -1,31 +1,45 @@
 """Persistence of games: one transaction per action, checked against the game's revision.
 
-A game's state is never stored: it is the fold of its action log through ``webapp.rules``.
-Each accepted action is one new row in ``events`` with the next ``seq``; the unique
-``(game_id, seq)`` makes double entry impossible, even between processes. Replayed states are
-kept in a small in-process cache keyed by revision, so the cost of an action does not grow with
-the length of the game.
+A game's state is the fold of its action log through ``webapp.rules``. Each accepted action is
+one new row in ``events`` with the next ``seq``; the unique ``(game_id, seq)`` makes double
+entry impossible, even between processes. Replayed states are kept in the one bounded cache of
+game pieces (:mod:`webapp.cache`) with their revision, so the cost of an action does not grow
+with the length of the game; and each hand's start is kept in ``snapshots``, written in the
+transaction of its ``StartHand``, so that a fresh process replays the current hand only. A
+snapshot is a cache too: one written by another version of the rules, or one an undo has since
+reached back past, is passed over for an earlier one, or for the log from its start.
 """
 
 from __future__ import annotations
 
 import re
 import secrets
-import threading
-from collections import OrderedDict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, cast
+from typing import Any
 
-from sqlalchemy import Connection, Engine, Row, Table, insert, select, update
+from sqlalchemy import Engine
 
-from .models import Event, Game, utcnow
-from .rules import Action, BadOptions, GameState, Options, Outcome, from_dict, recorded, to_dict
+from .cache import BUDGET, GameCache
+from .models import utcnow
+from .rules import (
+    Action,
+    BadOptions,
+    GameState,
+    Options,
+    Outcome,
+    StartHand,
+    from_dict,
+    recorded,
+    to_dict,
+)
+from .rules.game import STATE_FORMAT, BeyondTheMark
+from .rules.history import standing_after
 from .rules.messages import N_, Message
-from .sqlpath import Cursor, Driver, GameRow
+from .rules.scorebook import Scorebook
+from .sqlpath import Cursor, Driver, GameRow, Writer
 
-CACHE_SIZE = 1024
 EXPORT_FORMAT = "allfives-game/1"
 MAX_IMPORTED_ACTIONS = 10_000
 
@@ -60,21 +74,25 @@ class Snapshot:
     id: str
     view_id: str
     seq: int
-    state: GameState
+    book: Scorebook  # the state, and the states undo and the game log need
     created_at: datetime
     updated_at: datetime
     learning: bool = False  # the table's teaching switch, kept with the options (not a rule)
     coaching: bool = False  # the picker marks what fits and scores (always so in learning mode)
 
+    @property
+    def state(self) -> GameState:
+        return self.book.state
+
     @classmethod
-    def of(cls, game: Any, seq: int, state: GameState, updated_at: datetime) -> Snapshot:
+    def of(cls, game: Any, seq: int, book: Scorebook, updated_at: datetime) -> Snapshot:
         """A game row's snapshot at ``seq``, with the screen settings kept in its options."""
         options = game.options
         return cls(
             game.id,
             game.view_id,
             seq,
-            state,
+            book,
             game.created_at,
             updated_at,
             bool(options.get("learning")),
@@ -117,18 +135,20 @@ class Store:
     """Games and their logs in any SQLAlchemy database.
 
     A play is one short transaction: the new event and the game's new revision, conditional
-    on the revision the rules were asked at. Those statements, and the reads of every screen,
-    go straight to the driver (:mod:`webapp.sqlpath`); the rest is SQLAlchemy Core.
+    on the revision the rules were asked at. Every statement goes straight to the driver
+    (:mod:`webapp.sqlpath`).
     """
 
-    def __init__(self, reader: Engine, writer: Engine | None = None) -> None:
-        """``writer`` (default ``reader``) is the engine for transactions that change a game."""
+    def __init__(
+        self, reader: Engine, writer: Engine | None = None, cache_bytes: int = BUDGET
+    ) -> None:
+        """``writer`` (default ``reader``) is the engine for transactions that change a game;
+        ``cache_bytes`` bounds the pieces of games kept in memory (:mod:`webapp.cache`)."""
         self.engine = reader
         self._writer = writer or reader
         self._read = Driver(reader)
-        self._write = Driver(self._writer, immediate=writer is not None)
-        self._cache: OrderedDict[str, tuple[int, GameState]] = OrderedDict()
-        self._lock = threading.Lock()
+        self._write = Writer(self._writer, immediate=writer is not None)
+        self.cache = GameCache(cache_bytes)
 
     def close(self) -> None:
         """Close every pooled connection and the writers' lock file (the app's end, or a
@@ -169,14 +189,8 @@ class Store:
 
     def log(self, game_id: str) -> list[tuple[int, dict[str, Any], datetime]]:
         """Every stored action of the game, in order: ``(seq, action, when)``."""
-        with self.engine.connect() as conn:
-            self._game(conn, game_id)
-            rows = conn.execute(
-                select(EVENTS.c.seq, EVENTS.c.action, EVENTS.c.created_at)
-                .where(EVENTS.c.game_id == game_id)
-                .order_by(EVENTS.c.seq)
-            )
-            return [(seq, action, when) for seq, action, when in rows]
+        with self._read.cursor() as cursor:
+            return cursor.events(game_id, 0, self._row(cursor, game_id).seq)
 
     def log_since(self, game_id: str, after: int) -> list[tuple[int, dict[str, Any]]]:
         """The stored actions after revision ``after``, in order: ``(seq, action)``; the log
@@ -186,11 +200,9 @@ class Store:
 
     def export(self, game_id: str) -> dict[str, Any]:
         """The game as portable data: its options and its whole action log."""
-        with self.engine.connect() as conn:
-            game = self._game(conn, game_id)
-            actions = conn.scalars(
-                select(EVENTS.c.action).where(EVENTS.c.game_id == game_id).order_by(EVENTS.c.seq)
-            ).all()
+        with self._read.cursor() as cursor:
+            game = self._row(cursor, game_id)
+            actions = [action for _, action in cursor.tail(game_id, 0, game.seq)]
         return {
             "format": EXPORT_FORMAT,
             **game.options,
@@ -203,32 +215,18 @@ class Store:
     def create(self, options: Options, actions: Sequence[Action] = ()) -> Snapshot:
         """A new game; with ``actions``, an imported one (each checked by the rules, its draws
         and passes read as the log reads them: the table's word, R7a), stored as given."""
-        state = GameState.new(options)
-        for action in actions:
-            state, _ = state.apply(recorded(to_dict(action)))
+        log = [recorded(to_dict(action)) for action in actions]
+        book = Scorebook.replay(options, log)
         now = utcnow()
         game_id, view_id, seq = new_id(), new_id(), len(actions)
-        with self._write.turn(), self._writer.begin() as conn:
-            conn.execute(
-                insert(GAMES).values(
-                    id=game_id,
-                    view_id=view_id,
-                    options=options_to_dict(options),
-                    seq=seq,
-                    created_at=now,
-                    updated_at=now,
-                )
-            )
-            if actions:
-                conn.execute(
-                    insert(EVENTS),
-                    [
-                        {"game_id": game_id, "seq": n, "action": to_dict(a), "created_at": now}
-                        for n, a in enumerate(actions, start=1)
-                    ],
-                )
-        self._remember(game_id, seq, state)
-        return Snapshot(game_id, view_id, seq, state, now, now)
+        game = GameRow(game_id, view_id, options_to_dict(options), seq, now, now)
+        with self._write.transaction() as cursor:
+            cursor.new_game(game, [to_dict(action) for action in actions])
+            start = _last_start(log, book)
+            if start is not None:
+                cursor.snapshot(game_id, *start)
+        self.cache.put(game_id, BOOK, seq, book)
+        return Snapshot(game_id, view_id, seq, book, now, now)
 
     def import_game(self, exported: dict[str, Any]) -> Snapshot:
         """A new game identical to an exported one (new ids); refused if any action is."""
@@ -263,19 +261,32 @@ class Store:
             game = self._row(cursor, game_id)
             if seq is None or seq != game.seq:
                 raise StaleRevision(self._snapshot(cursor, game), seq)
-            at, state = self._state(cursor, game)
+            at, book = self._book(cursor, game)
             if at != seq:  # the log does not reach the revision read: treat as moved on
                 raise StaleRevision(self._snapshot(cursor, game), seq)
-        action = state.resolve(action)
-        new_state, outcome = state.apply(action)
+        action = book.state.resolve(action)
+        new_book, outcome = book.apply(action, lambda undo: self._rebuilt(game, undo))
+        mark = None
+        if isinstance(action, StartHand):
+            mark = _snapshot_row(new_book.state)
         now = utcnow()
         try:
-            if not self._write.append(game_id, seq + 1, to_dict(action), now):
+            if not self._write.append(game_id, seq + 1, to_dict(action), now, mark):
                 raise _Moved
         except (_Moved, self._write.integrity_error):
             raise StaleRevision(self.get(game_id), seq) from None
-        self._remember(game_id, seq + 1, new_state)
-        return Snapshot.of(game, seq + 1, new_state, now), outcome
+        self.cache.put(game_id, BOOK, seq + 1, new_book)
+        return Snapshot.of(game, seq + 1, new_book, now), outcome
+
+    def reaching(self, snapshot: Snapshot, number: int) -> Scorebook:
+        """``snapshot``'s scorebook, or one folded from an earlier snapshot that holds the
+        states of hand ``number`` on (the game log lists the last two hands' actions; the
+        scorebook kept holds the current hand's). Not kept: only the log reads it."""
+        if snapshot.book.reaches(number):
+            return snapshot.book
+        with self._read.cursor() as cursor:
+            game = self._row(cursor, snapshot.id)._replace(seq=snapshot.seq)
+            return self._fold(cursor, game, (), reach=number)[1]
 
     SCREEN_SETTINGS = ("learning", "coaching")
 
@@ -283,79 +294,121 @@ class Store:
         """Turn one of the game screen's settings (``SCREEN_SETTINGS``) on or off: not an
         action, so it is kept in the stored options and leaves the log alone."""
         assert setting in self.SCREEN_SETTINGS
-        with self._write.turn(), self._writer.begin() as conn:
-            game = self._game(conn, game_id, lock=True)
-            options = {**game.options, setting: bool(on)}
-            conn.execute(update(GAMES).where(GAMES.c.id == game_id).values(options=options))
+        with self._write.transaction() as cursor:
+            game = self._row(cursor, game_id, lock=True)
+            cursor.set_options(game_id, {**game.options, setting: bool(on)})
         return self.get(game_id)
 
     # --- internals -----------------------------------------------------------------------------
 
-    def _game(self, conn: Connection, game_id: str, lock: bool = False) -> Row[Any]:
-        if not _is_id(game_id):
-            raise GameNotFound(game_id)
-        query = _GAME.where(GAMES.c.id == game_id)
-        if lock and conn.dialect.name != "sqlite":  # SQLite writers hold BEGIN IMMEDIATE
-            query = query.with_for_update()
-        game = conn.execute(query).first()
-        if game is None:
-            raise GameNotFound(game_id)
-        return cast(Row[Any], game)
-
     @staticmethod
-    def _row(cursor: Cursor, key: str, by_view: bool = False) -> GameRow:
+    def _row(cursor: Cursor, key: str, by_view: bool = False, lock: bool = False) -> GameRow:
         """The game row by its id (or view id)."""
-        game = cursor.game(key, by_view) if _is_id(key) else None
+        game = None
+        if _is_id(key):
+            game = cursor.game_to_change(key) if lock else cursor.game(key, by_view)
         if game is None:
             raise GameNotFound(key)
         return game
 
     def _snapshot(self, cursor: Cursor, game: GameRow) -> Snapshot:
-        seq, state = self._state(cursor, game)
-        return Snapshot.of(game, seq, state, game.updated_at)
+        seq, book = self._book(cursor, game)
+        return Snapshot.of(game, seq, book, game.updated_at)
 
-    def _state(self, cursor: Cursor, game: GameRow) -> tuple[int, GameState]:
-        """The game's state and the revision it is at, from the cache and the log.
+    def _book(self, cursor: Cursor, game: GameRow) -> tuple[int, Scorebook]:
+        """The game's scorebook and the revision it is at, from the cache and the log.
 
         The revision is the last event actually folded in, never a number read separately,
         so a state can never be labelled with a revision it does not include.
         """
-        with self._lock:
-            cached = self._cache.get(game.id)
-            if cached is not None:
-                self._cache.move_to_end(game.id)
+        cached = self.cache.get(game.id, BOOK)
         if cached is not None and cached[0] == game.seq:
             return cached
-        seq, state = 0, GameState.new(options_from_dict(game.options))
+        found = None
         if cached is not None and cached[0] < game.seq:
-            seq, state = cached
-        for number, stored in cursor.tail(game.id, seq, game.seq):
-            state, _ = state.apply(recorded(stored))
-            seq = number  # the last event folded in is the state's revision
-        self._remember(game.id, seq, state)
-        return seq, state
+            seq, book = cached
+            tail = cursor.tail(game.id, seq, game.seq)
+            try:
+                if tail:
+                    found = (tail[-1][0], book.fold([recorded(stored) for _, stored in tail]))
+            except BeyondTheMark:
+                pass
+        if found is None:
+            found = self._fold(cursor, game, ())
+        self.cache.put(game.id, BOOK, *found)
+        return found
 
-    def _remember(self, game_id: str, seq: int, state: GameState) -> None:
-        with self._lock:
-            self._cache[game_id] = (seq, state)
-            self._cache.move_to_end(game_id)
-            while len(self._cache) > CACHE_SIZE:
-                self._cache.popitem(last=False)
+    def _rebuilt(self, game: GameRow, extra: Sequence[Action]) -> Scorebook:
+        """The scorebook of the game's log as read, with ``extra`` after it (an undo of a
+        hand's start: the hand before is rebuilt)."""
+        with self._read.cursor() as cursor:
+            return self._fold(cursor, game, extra)[1]
+
+    def _fold(
+        self, cursor: Cursor, game: GameRow, extra: Sequence[Action], reach: int | None = None
+    ) -> tuple[int, Scorebook]:
+        """The log up to the game row's revision (and ``extra``) folded from the latest usable
+        snapshot (one of this version, at hand ``reach`` or before, that no undo has reached
+        back past), or from the start."""
+        options = options_from_dict(game.options)
+        hands = 1 if reach is None else EVERY_HAND  # from hand ``reach``: each hand since
+        below = game.seq + 1
+        while (row := cursor.mark(game.id, below, STATE_FORMAT, reach)) is not None:
+            below, stored = row
+            try:
+                mark = GameState.from_dict(options, stored)
+            except ValueError:
+                continue  # a damaged snapshot is a missing one
+            tail = cursor.tail(game.id, below, game.seq)
+            try:
+                book = Scorebook((mark,), hands).fold([*(recorded(a) for _, a in tail), *extra])
+            except BeyondTheMark:
+                continue
+            return (tail[-1][0] if tail else below), book
+        tail = cursor.tail(game.id, 0, game.seq)
+        log = [recorded(stored) for _, stored in tail]
+        book = Scorebook(Scorebook.new(options).states, hands).fold([*log, *extra])
+        if reach is None and not extra:
+            self._keep_start(game.id, log, book)
+        return (tail[-1][0] if tail else 0), book
+
+    def _keep_start(self, game_id: str, log: Sequence[Action], book: Scorebook) -> None:
+        """Write the snapshot of the current hand's start, which a fold from the log found
+        missing (a game from before snapshots, or of another version of the rules), so that
+        the next process need not fold the whole log again. A cache: if it cannot be written
+        now, the next fold tries again."""
+        start = _last_start(log, book)
+        if start is None:
+            return
+        try:
+            with self._write.transaction() as cursor:
+                cursor.snapshot(game_id, *start)
+        except self._write.database_error:  # a cache left unwritten: the read goes on
+            return
+
+
+BOOK = "book"  # the cache's name for a game's scorebook
+EVERY_HAND = 1_000_000
+
+
+def _snapshot_row(state: GameState) -> dict[str, Any]:
+    """A snapshot of ``state``, a hand just dealt, as its row holds it (but the game and seq)."""
+    return {"version": STATE_FORMAT, "hand": state.hand_number, "state": state.to_dict()}
+
+
+def _last_start(log: Sequence[Action], book: Scorebook) -> tuple[int, dict[str, Any]] | None:
+    """The seq of the last hand's start in effect in ``log`` and its snapshot, if any."""
+    standing = standing_after((), log, 0)
+    starts = [index for index in standing if isinstance(log[index], StartHand)]
+    if not starts:
+        return None
+    number = book.state.hand_number
+    mark = next(state for state in book.states if state.hand_number == number)
+    return starts[-1] + 1, _snapshot_row(mark)
 
 
 class _Moved(Exception):
     """The game's revision moved under a write: another action got there first."""
 
-
-GAMES = cast(Table, Game.__table__)
-EVENTS = cast(Table, Event.__table__)
-_GAME = select(
-    GAMES.c.id,
-    GAMES.c.view_id,
-    GAMES.c.options,
-    GAMES.c.seq,
-    GAMES.c.created_at,
-    GAMES.c.updated_at,
-)
 
 __all__ = ["GameNotFound", "Snapshot", "StaleRevision", "Store"]

@@ -114,6 +114,13 @@ def _printed(value: object) -> object:
     return say(value) if isinstance(value, Message | Items) else value
 
 
+def _list_style(style: str, locale: Locale) -> Any:
+    """``style`` if the locale's CLDR data has it whole, else its standard list: a list of
+    units is a plain list in a language that has no pattern of its own for one."""
+    patterns = locale.list_patterns.get(style, {})
+    return style if all(key in patterns for key in ("start", "middle", "end", "2")) else "standard"
+
+
 def _say(said: object, locale: Locale) -> str:
     if isinstance(said, Message):
         return _message(said, locale)
@@ -121,7 +128,7 @@ def _say(said: object, locale: Locale) -> str:
         words = [_say(value, locale) for value in said.values]
         if locale.language == SOURCE:
             return said.joined(words)
-        return format_list(words, style=LIST_STYLES[said.style], locale=locale)
+        return format_list(words, style=_list_style(LIST_STYLES[said.style], locale), locale=locale)
     if isinstance(said, int) and not isinstance(said, bool):
         # Scores and pips are written as a table writes them: no thousands separator.
         return format_decimal(said, locale=locale, group_separator=False)

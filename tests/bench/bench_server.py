@@ -121,7 +121,7 @@ def measure_long_game(bench: Bench, rounds: int) -> None:
 
         def play(game_id: str, cold: bool = cold) -> float:
             if cold:
-                bench.store._cache.clear()
+                bench.store.cache.clear()
             return bench.lead_and_undo(game_id, "htmx")
 
         new_time = timed(lambda: play(fresh), rounds)

@@ -33,6 +33,7 @@ from webapp.rules import (
     Tile,
     Undo,
 )
+from webapp.rules.scorebook import Scorebook
 
 
 def tiles(text: str) -> list[Tile]:
@@ -45,7 +46,7 @@ class Table:
 
     def __init__(self, options: Options) -> None:
         self.options = options
-        self.state = GameState.new(options)
+        self.book = Scorebook.new(options)
         self.actions: list[Action] = []
         self.hands: list[list[Tile]] = [[] for _ in options.players]
         self.boneyard: list[Tile] = []
@@ -57,24 +58,42 @@ class Table:
 
     # --- the engine ----------------------------------------------------------------------------
 
+    @property
+    def state(self) -> GameState:
+        return self.book.state
+
     def apply(self, action: Action) -> Outcome:
         """Apply ``action`` to the engine and record it; callers move the real tiles."""
         if isinstance(action, Undo):
             return self.undo()
-        state, outcome = self.state.apply(action)
+        book, outcome = self.book.apply(action)
         self._before.append((self.state, [list(hand) for hand in self.hands], list(self.boneyard)))
         self.actions.append(action)
-        self.state = state
+        self.book = book
         return outcome
 
     def undo(self) -> Outcome:
         """Undo the last action in the engine and on the table."""
-        state, outcome = self.state.apply(Undo())
+        book, outcome = self.book.apply(Undo(), self.rebuild)
         before, self.hands, self.boneyard = self._before.pop()
         self.actions.pop()
-        assert state == before, "undo must restore the exact previous state"
-        self.state = state
+        assert book.state == before, "undo must restore the exact previous state"
+        assert book.state.done == before.done
+        self.book = book
         return outcome
+
+    def rebuild(self, log: Sequence[Action]) -> Scorebook:
+        """The scorebook of the actions in effect with ``log`` after them (undo's, from the
+        log, when it goes back before the hand the scorebook holds)."""
+        return Scorebook.replay(self.options, [*self.actions, *log])
+
+    def play_out_hand(self, rng: random.Random | None = None) -> None:
+        """Start a hand, play it out at random and settle it."""
+        rng = rng or random.Random(len(self.actions))
+        self.start_shuffled(rng, self.state.next_leader)
+        self.play_out(rng)
+        if self.state.status is Status.HAND_OVER:
+            self.settle()
 
     def replayed(self) -> GameState:
         """The state rebuilt from the options and the actions in effect."""

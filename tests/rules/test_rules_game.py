@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+import pickle
 from dataclasses import replace
 
 import pytest
@@ -31,6 +33,8 @@ from webapp.rules import (
     Tile,
     Undo,
 )
+from webapp.rules.game import BeyondTheMark
+from webapp.rules.scorebook import Scorebook
 
 T = Tile.parse
 NAMES = ["Ana", "Ben", "Cy", "Di"]
@@ -200,32 +204,36 @@ def test_r16_end_of_hand_a_tie_at_the_top_plays_another_hand():
 
 
 @pytest.fixture
-def led() -> GameState:
-    state = GameState.new(Options.make(NAMES[:3])).apply(StartHand(0))[0]
-    return state.apply(Play(T("3-2")))[0]
+def led() -> Scorebook:
+    book = Scorebook.new(Options.make(NAMES[:3])).apply(StartHand(0))[0]
+    return book.apply(Play(T("3-2")))[0]
 
 
 def test_undo_restores_the_exact_previous_state(led):
     after, _ = led.apply(Play(T("2-2"), Arm.RIGHT))
     back, outcome = after.apply(Undo())
     assert back == led
-    assert back.hand.layout.tiles == (T("3-2"),)
+    assert back.state.hand.layout.tiles == (T("3-2"),)
     assert outcome.message == "Undone: Ben played 2-2 on the right end: 3 + [2|2] 4 = 7"
     assert outcome.next == "Ben to play"
 
 
 def test_undo_twice_cancels_two_actions(led):
-    state = led.apply(Draw())[0].apply(Play(T("2-2"), Arm.RIGHT))[0]
-    back = state.apply(Undo())[0].apply(Undo())[0]
+    book = led.apply(Draw())[0].apply(Play(T("2-2"), Arm.RIGHT))[0]
+    back = book.apply(Undo())[0].apply(Undo())[0]
     assert back == led
-    assert back.hand.boneyard == 7
-    assert back.apply(Undo())[0].apply(Undo())[0] == GameState.new(led.options)
-    assert not back.apply(Undo())[0].apply(Undo())[0].can_undo
+    assert back.state.hand.boneyard == 7
+    started = back.apply(Undo())[0]
+    assert started.state.hand.moves == () and started.states == (started.mark,)
+    log = [StartHand(0), Play(T("3-2")), Undo()]
+    new = started.apply(Undo(), lambda undo: Scorebook.replay(led.options, [*log, *undo]))[0]
+    assert new == Scorebook.new(led.options)
+    assert not new.state.can_undo
 
 
 def test_undo_takes_back_points(led):
-    assert led.scores == (5, 0, 0)
-    assert led.apply(Undo())[0].scores == (0, 0, 0)
+    assert led.state.scores == (5, 0, 0)
+    assert led.apply(Undo())[0].state.scores == (0, 0, 0)
 
 
 def test_undo_after_a_settled_hand_restores_the_hand_over_state():
@@ -233,7 +241,8 @@ def test_undo_after_a_settled_hand_restores_the_hand_over_state():
     over = table.state
     table.settle()
     assert table.state.status is Status.AWAITING_START
-    back, outcome = table.state.apply(Undo())
+    back, outcome = table.book.apply(Undo())
+    back = back.state
     assert back == over
     assert back.status is Status.HAND_OVER
     assert back.scores == (15, 0, 15)
@@ -244,17 +253,58 @@ def test_undo_after_a_settled_hand_restores_the_hand_over_state():
 
 
 def test_undo_after_game_over_resumes_the_hand():
-    state = GameState.new(Options.make(NAMES[:2], target=5)).apply(StartHand(0))[0]
-    over = state.apply(Play(T("3-2")))[0]
+    book = Scorebook.new(Options.make(NAMES[:2], target=5)).apply(StartHand(0))[0]
+    over = book.apply(Play(T("3-2")))[0]
     back = over.apply(Undo())[0]
-    assert back == state
-    assert back.status is Status.PLAYING
+    assert back == book
+    assert back.state.status is Status.PLAYING
+
+
+def test_undo_of_a_hand_start_goes_back_into_the_hand_before_from_the_log():
+    table = example_c(Table.of("Ana", "Ben", "Cy"))
+    table.settle()
+    settled = table.state
+    log = [*table.actions, StartHand(0)]
+    started = Scorebook.replay(table.options, log).state
+    fresh = Scorebook((started,))  # as a fresh process holds it, from the hand's snapshot
+    back, outcome = fresh.apply(Undo(), lambda undo: Scorebook.replay(table.options, [*log, *undo]))
+    assert back.state == settled and back.state.done == settled.done
+    assert outcome.message == "Undone: Hand 2: Ana leads"
+    assert back.apply(StartHand(0))[0].state == started
+    with pytest.raises(BeyondTheMark):
+        fresh.apply(Undo())
+
+
+def test_a_state_at_the_start_of_a_hand_round_trips_through_its_data():
+    table = example_c(Table.of("Ana", "Ben", "Cy"))
+    table.settle()
+    started = table.state.apply(StartHand(0))[0]
+    data = json.loads(json.dumps(started.to_dict()))
+    again = GameState.from_dict(table.options, data)
+    assert again == started and again.done == started.done
+    assert again.results == started.results
+    with pytest.raises(ValueError, match="before the first play"):
+        table.state.to_dict()
+    for broken in ({**data, "scores": [1]}, {**data, "results": [{"number": 1}]}, {}):
+        with pytest.raises(ValueError, match="not a state kept as data"):
+            GameState.from_dict(table.options, broken)
+
+
+def test_a_thousand_actions_pickle_with_no_chain_of_earlier_states():
+    game = Table.of("Ana", "Ben", "Cy", target=10_000)
+    while len(game.actions) < 1_000:
+        game.play_out_hand()
+    book = Scorebook.replay(game.options, game.actions)
+    assert book.state.hand_number > 30
+    assert len(book.states) < 80
+    again = pickle.loads(pickle.dumps(book))
+    assert again == book and again.state.done == book.state.done
 
 
 def test_undo_is_an_action_a_replay_understands(led):
     actions = [StartHand(0), Play(T("3-2")), Draw(2), Undo(), Play(T("2-2"), Arm.RIGHT)]
     replayed = GameState.replay(led.options, actions)
-    assert replayed == led.apply(Play(T("2-2"), Arm.RIGHT))[0]
+    assert replayed == led.apply(Play(T("2-2"), Arm.RIGHT))[0].state
     assert replayed.hand.boneyard == 7
 
 
@@ -262,4 +312,4 @@ def test_replay_rebuilds_the_state():
     table = example_c(Table.of("Ana", "Ben", "Cy"))
     table.settle()
     assert table.replayed() == table.state
-    assert table.replayed().previous == table.state.previous
+    assert Scorebook.replay(table.options, table.actions) == table.book

@@ -15,6 +15,7 @@ from test_rules_refusals import ENGINE_REFUSALS, R7A_REFUSALS, R14_REFUSALS, bui
 
 from webapp.rules import Draw, GameState, IllegalAction, Options, Play, StartHand, Tile, Undo
 from webapp.rules.messages import N_, NP_, Items, Message
+from webapp.rules.scorebook import Scorebook
 
 
 def english(said: object) -> str:
@@ -57,18 +58,18 @@ def test_a_refusal_names_its_tile_and_ends_as_parameters():
 
 
 def test_an_outcome_and_the_undo_label_keep_their_parameters():
-    state = GameState.replay(Options.make(["Ana", "Ben", "Cy"]), [StartHand(0)])
-    state, outcome = state.apply(Play(Tile(3, 2)))
+    book = Scorebook.replay(Options.make(["Ana", "Ben", "Cy"]), [StartHand(0)])
+    book, outcome = book.apply(Play(Tile(3, 2)))
     assert outcome.message == "Ana led 3-2: 3 + 2 = 5, scores 5"
     assert outcome.message.params["points"] == 5
     led = outcome.message.params["play"]
     assert isinstance(led, Message)
     assert led.params == {"name": "Ana", "tile": "3-2", "breakdown": "3 + 2 = 5"}
     assert outcome.next.template == "%(name)s to play" and outcome.next.params == {"name": "Ben"}
-    state, outcome = state.apply(Draw(2))
+    book, outcome = book.apply(Draw(2))
     drawn = outcome.message.params["drawn"]
     assert (outcome.message, drawn.num, drawn.plural) == ("Ben drew 2 tiles", 2, "%(num)s tiles")
-    _, undone = state.apply(Undo())
+    _, undone = book.apply(Undo())
     assert undone.message == "Undone: Ben drew 2 tiles"
     assert undone.message.params["done"].params["drawn"].num == 2
 

@@ -56,6 +56,7 @@ from webapp.rules import (
     Undo,
 )
 from webapp.rules.options import OPTION_SPECS
+from webapp.rules.scorebook import Scorebook
 
 NAMES = ["Ana", "Ben", "Cy", "Di"]
 
@@ -415,14 +416,14 @@ class RandomGames(RuleBasedStateMachine):
         state = self.state
         seen = repr(state)
         try:
-            after, _ = state.apply(action)
+            state.apply(action)
         except RuleError as refused:
             assert refused.message and refused.code
             assert repr(state) == seen
             if refused.rule == "R7a":
                 self.really_illegal(action, refused)
         else:
-            assert after.apply(Undo())[0] == state
+            assert self.undone(action) == state
 
     def really_illegal(self, action: Draw | Pass, refused: RuleError) -> None:
         """R7a refuses only what the real hands prove wrong: the player holds a tile that fits,
@@ -433,8 +434,15 @@ class RandomGames(RuleBasedStateMachine):
         drawn = self.table.boneyard[: action.count - 1] if isinstance(action, Draw) else []
         assert any(layout.fits(tile) for tile in [*held, *drawn]), refused.message
         confirmed = replace(action, confirm=True)
-        after, _ = self.state.apply(confirmed)  # the table may insist
-        assert after.apply(Undo())[0] == self.state
+        self.state.apply(confirmed)  # the table may insist
+        assert self.undone(confirmed) == self.state
+
+    def undone(self, action) -> GameState:
+        """The state after ``action`` and an undo of it."""
+        after, _ = self.table.book.apply(action)
+        log = [*self.table.actions, action]
+        rebuild = lambda undo: Scorebook.replay(self.table.options, [*log, *undo])  # noqa: E731
+        return after.apply(Undo(), rebuild)[0].state
 
     # --- after every step --------------------------------------------------------------------
 

@@ -120,7 +120,7 @@ def test_plays_from_many_threads_are_each_written_once_or_refused(database_url: 
         assert store.revision(shared) == 2 + len(accepted)
         assert len(accepted) + len(refused) == 4 * 30
         replayed = store.get(shared).state
-        store._cache.clear()
+        store.cache.clear()
         assert store.get(shared).state.hand == replayed.hand
     finally:
         store.close()
@@ -145,7 +145,7 @@ def test_a_play_raced_between_two_reads_is_stale_not_refused(
                 other.apply(game_id, 0, StartHand(0))  # commits between the two reads
             return row
 
-        store._cache.clear()  # as in a worker whose cache is behind
+        store.cache.clear()  # as in a worker whose cache is behind
         monkeypatch.setattr(sqlpath.Cursor, "game", game_then_race)
         with pytest.raises(StaleRevision):
             store.apply(game_id, 0, StartHand(1))

@@ -34,6 +34,7 @@ from .hand import Hand, HandEnd, Move
 from .layout import Arm, EndValue, Layout, Placement, points_for
 from .numbers import whole_number
 from .options import PRESETS, Deal, Finish, Options, Settlement
+from .scorebook import Scorebook
 from .settlement import Report, check_reports, deduced_pips, round_to_five
 from .symmetry import distinct_placements
 from .tiles import DOUBLE_SIX, TOTAL_PIPS, Tile
@@ -68,6 +69,7 @@ __all__ = [
     "RecordContradiction",
     "Report",
     "RuleError",
+    "Scorebook",
     "Settlement",
     "StartHand",
     "Status",

@@ -45,6 +45,60 @@ class Status(enum.Enum):
     GAME_OVER = "game_over"
 
 
+def _whole(value: object) -> int:
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise ValueError(f"{value!r} is not a whole number")
+    return value
+
+
+def _seat(value: object) -> int | None:
+    return None if value is None else _whole(value)
+
+
+def _wholes(values: object) -> tuple[int, ...]:
+    if not isinstance(values, list):
+        raise ValueError(f"{values!r} is not a list")
+    return tuple(_whole(value) for value in values)
+
+
+def _result_to_dict(result: HandResult) -> dict[str, object]:
+    return {
+        "number": result.number,
+        "end": result.end.value,
+        "went_out": result.went_out,
+        "pips": list(result.pips),
+        "rounded": list(result.rounded),
+        "scored": list(result.scored),
+        "settled": list(result.settled),
+        "scores": list(result.scores),
+    }
+
+
+def _result_from_dict(data: object) -> HandResult:
+    if not isinstance(data, dict):
+        raise ValueError(f"{data!r} is not a hand's result")
+    return HandResult(
+        _whole(data["number"]),
+        HandEnd(data["end"]),
+        _seat(data["went_out"]),
+        *(_wholes(data[name]) for name in ("pips", "rounded", "scored", "settled", "scores")),
+    )
+
+
+#: The version of the rules a state kept as data (``GameState.to_dict``) is read by: a change
+#: of the rules that would fold a log to another state must change it, so that snapshots
+#: written before are passed over and rebuilt from the log.
+STATE_FORMAT = "allfives-state/1"
+
+
+class BeyondTheMark(LookupError):
+    """An undo reaches back before the state a fold holds: fold the log from an earlier one."""
+
+
+def nothing_to_undo() -> IllegalAction:
+    return IllegalAction("nothing_to_undo", N_("there is nothing to undo"))
+
+
 @dataclass(frozen=True, slots=True)
 class HandResult:
     """How a settled hand ended and what it did to the scores (R13, R13p)."""
@@ -88,7 +142,6 @@ class GameState:
     winners: tuple[int, ...] = ()  # every winning side: two when they share an exact win (R25)
     results: tuple[HandResult, ...] = ()
     done: str = field(default="", compare=False)  # the action that made this state, in words
-    previous: GameState | None = field(default=None, compare=False, repr=False)
 
     @classmethod
     def new(cls, options: Options) -> GameState:
@@ -96,10 +149,65 @@ class GameState:
 
     @classmethod
     def replay(cls, options: Options, actions: list[Action]) -> GameState:
-        """Rebuild a state from its actions (each already resolved, see ``resolve``)."""
-        state = cls.new(options)
-        for action in actions:
-            state, _ = state.apply(action)
+        """Rebuild a state from its actions (each already resolved, see ``resolve``), undos
+        included."""
+        from .scorebook import Scorebook  # it folds through ``apply``
+
+        return Scorebook.replay(options, actions).state
+
+    # --- a state at a hand boundary as data (snapshots) --------------------------------------
+
+    def to_dict(self) -> dict[str, object]:
+        """This state as JSON data, if it is at a hand boundary: before the first hand, or a
+        hand just dealt (every settled hand is in the scores and results; nothing played yet).
+
+        >>> state = GameState.new(Options.make(["Ana", "Ben"])).apply(StartHand(1))[0]
+        >>> GameState.from_dict(state.options, state.to_dict()) == state
+        True
+        """
+        hand = self.hand
+        if hand is not None and (hand.moves or self.status is not Status.PLAYING):
+            raise ValueError("only a state before the first play of a hand is kept as data")
+        return {
+            "scores": list(self.scores),
+            "status": self.status.value,
+            "hand_number": self.hand_number,
+            "next_leader": self.next_leader,
+            "winner": self.winner,
+            "winners": list(self.winners),
+            "results": [_result_to_dict(result) for result in self.results],
+            "hand": None if hand is None else {"leader": hand.leader, "double": hand.lead_double},
+            "done": self.done,
+        }
+
+    @classmethod
+    def from_dict(cls, options: Options, data: dict[str, object]) -> GameState:
+        """The state ``to_dict`` gave under ``options``; ValueError if ``data`` is not one."""
+        try:
+            hand = data["hand"]
+            number = _whole(data["hand_number"])
+            dealt = None
+            if hand is not None:
+                assert isinstance(hand, dict)
+                dealt = Hand.deal(options, number, _whole(hand["leader"]), bool(hand["double"]))
+            results = data["results"]
+            assert isinstance(results, list)
+            state = cls(
+                options,
+                _wholes(data["scores"]),
+                Status(data["status"]),
+                dealt,
+                number,
+                _seat(data["next_leader"]),
+                _seat(data["winner"]),
+                _wholes(data["winners"]),
+                tuple(_result_from_dict(result) for result in results),
+                str(data["done"]),
+            )
+        except (AssertionError, KeyError, TypeError, ValueError) as wrong:
+            raise ValueError(f"not a state kept as data: {wrong!r}") from None
+        if len(state.scores) != options.side_count:
+            raise ValueError("not a state kept as data: the scores are not one per side")
         return state
 
     # --- questions the app asks ---------------------------------------------------------------
@@ -113,7 +221,9 @@ class GameState:
 
     @property
     def can_undo(self) -> bool:
-        return self.previous is not None
+        """Whether any action is in effect: every one but the first start needs a hand begun,
+        and undoing that start leaves none."""
+        return self.hand_number > 0
 
     @property
     def can_draw(self) -> bool:
@@ -180,9 +290,14 @@ class GameState:
         return action
 
     def apply(self, action: Action) -> tuple[GameState, Outcome]:
-        """The state after ``action`` and what it did, or a :class:`RuleError`."""
+        """The state after ``action`` and what it did, or a :class:`RuleError`.
+
+        A state keeps no earlier states, so it cannot undo: a
+        :class:`~webapp.rules.scorebook.Scorebook` does (it raises :class:`BeyondTheMark`)."""
         if isinstance(action, Undo):
-            return self._undo()
+            if not self.can_undo:
+                raise nothing_to_undo()
+            raise BeyondTheMark(action)
         if isinstance(action, StartHand):
             new, outcome = self._start(action)
         elif isinstance(action, Play):
@@ -199,16 +314,7 @@ class GameState:
             raise IllegalAction(
                 "bad_action", N_("%(action)s is not an action", action=repr(action))
             )
-        return replace(new, done=outcome.message, previous=self), outcome
-
-    def _undo(self) -> tuple[GameState, Outcome]:
-        if self.previous is None:
-            raise IllegalAction("nothing_to_undo", N_("there is nothing to undo"))
-        back = self.previous
-        return (
-            back,
-            Outcome("undo", message=N_("Undone: %(done)s", done=self.done), next=back.next_step()),
-        )
+        return replace(new, done=outcome.message), outcome
 
     def _correct(self, action: Correct) -> tuple[GameState, Outcome]:
         from .correction import correct  # it folds the hand again through ``apply``

@@ -124,6 +124,28 @@ def standing_after(standing: Sequence[int], actions: Sequence[Action], start: in
     return found
 
 
+def settled_after(prefixes: Sequence[int], actions: Sequence[Action], first: int) -> list[int]:
+    """For each action in effect, the settled prefix as of it, once ``actions`` (the log's
+    from index ``first`` on) are folded in on top of ``prefixes`` (those of the actions in
+    effect before them): the last is ``settled_prefix`` of the whole log. A log read so far
+    need not be kept, nor walked again, when it grows.
+
+    >>> from .actions import Draw, Pass
+    >>> settled_after(settled_after([], [Draw(), EndHand(), Pass()], 0), [Undo(), Draw()], 3)
+    [0, 2, 2]
+    >>> settled_after([0, 2, 2], [Undo(), Undo(), Pass()], 3)
+    [0, 0]
+    """
+    found = list(prefixes)
+    for index, action in enumerate(actions, start=first):
+        if isinstance(action, Undo):
+            if found:
+                found.pop()
+        else:
+            found.append(index + 1 if isinstance(action, EndHand) else found[-1] if found else 0)
+    return found
+
+
 def prefix_of(actions: Sequence[Action], standing: Sequence[int]) -> int:
     """``settled_prefix`` from the actions in effect: just past the last settlement among them."""
     for index in reversed(standing):

@@ -1,0 +1,129 @@
+"""A game as its log leaves it, holding what undo needs and nothing older.
+
+An :class:`~.actions.Undo` cancels the last action still in effect (see ``history.in_effect``),
+so undo needs the state before that action. A :class:`GameState` keeps no earlier states; a
+:class:`Scorebook` keeps the states since the start of the current hand, one per action in
+effect: the first of them, its *mark*, sums up every hand settled before in its scores and
+results, with the hand just dealt. An undo drops the last of them. Undoing the mark itself goes
+back into the hand before, which the scorebook does not hold: it is rebuilt from the log
+(``rebuild``), as a fresh process rebuilds a game from its last snapshot (``GameState.to_dict``).
+
+>>> from .actions import Play, StartHand
+>>> from .layout import Arm
+>>> from .tiles import Tile
+>>> options = Options.make(["Ana", "Ben"])
+>>> log = [StartHand(0), Play(Tile(5, 5)), Play(Tile(5, 0), Arm.RIGHT), Undo()]
+>>> book = Scorebook.replay(options, log)
+>>> book.state.scores, len(book.states)
+((10, 0), 2)
+>>> book, outcome = book.apply(Undo())
+>>> outcome.kind, book.state.hand.moves, book.state.can_undo
+('undo', (), True)
+>>> log.append(Undo())
+>>> book, outcome = book.apply(Undo(), lambda undo: Scorebook.replay(options, [*log, *undo]))
+>>> book.state.hand_number, book.state.can_undo
+(0, False)
+>>> book.apply(Undo())
+Traceback (most recent call last):
+...
+webapp.rules.errors.IllegalAction: there is nothing to undo
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from .actions import Action, StartHand, Undo
+from .game import BeyondTheMark, GameState, Outcome, nothing_to_undo
+from .messages import N_
+from .options import Options
+
+
+@dataclass(frozen=True, slots=True)
+class Scorebook:
+    """The states of a game since the start of its current hand (or of the ``hands`` last
+    hands): the first at a hand boundary (the mark), then one per action in effect, the last
+    the state now."""
+
+    states: tuple[GameState, ...]
+    hands: int = 1
+
+    @classmethod
+    def new(cls, options: Options) -> Scorebook:
+        return cls((GameState.new(options),))
+
+    @classmethod
+    def replay(cls, options: Options, log: Sequence[Action]) -> Scorebook:
+        """The scorebook of a whole log, undos included (each already resolved)."""
+        return cls.new(options).fold(log)
+
+    @property
+    def state(self) -> GameState:
+        return self.states[-1]
+
+    @property
+    def mark(self) -> GameState:
+        return self.states[0]
+
+    @property
+    def options(self) -> Options:
+        return self.mark.options
+
+    def reaches(self, number: int) -> bool:
+        """Whether the states of hand ``number`` on are all here, from its start (a scorebook
+        folded from an earlier mark holds the hands since)."""
+        return self.mark.hand_number <= number
+
+    def fold(self, log: Sequence[Action]) -> Scorebook:
+        """This scorebook with ``log`` (the actions stored after it, undos included) folded in.
+
+        Raises :class:`BeyondTheMark` if an undo of ``log`` cancels the mark or an action
+        before it: only the states since the mark are known here."""
+        standing: list[Action] = []  # the log's own actions still in effect
+        dropped = 0  # the states here that its undos cancel
+        for action in log:
+            if not isinstance(action, Undo):
+                standing.append(action)
+            elif standing:
+                standing.pop()
+            elif dropped < len(self.states) - 1:
+                dropped += 1
+            elif self.mark.can_undo:
+                raise BeyondTheMark(action)
+        book = Scorebook(self.states[: len(self.states) - dropped], self.hands)
+        for action in standing:
+            book, _ = book._apply(action)
+        return book
+
+    def apply(
+        self,
+        action: Action,
+        rebuild: Callable[[Sequence[Action]], Scorebook] | None = None,
+    ) -> tuple[Scorebook, Outcome]:
+        """The scorebook after ``action`` and what it did, or a :class:`~.errors.RuleError`.
+
+        An undo of the mark needs the hand before: ``rebuild`` is given ``[Undo()]`` and
+        returns the scorebook of the whole log with that undo at its end."""
+        if not isinstance(action, Undo):
+            return self._apply(action)
+        state = self.state
+        if len(self.states) > 1:
+            back = Scorebook(self.states[:-1], self.hands)
+        elif not state.can_undo:
+            raise nothing_to_undo()
+        elif rebuild is None:
+            raise BeyondTheMark(action)
+        else:
+            back = rebuild([action])
+        message = N_("Undone: %(done)s", done=state.done)
+        return back, Outcome("undo", message=message, next=back.state.next_step())
+
+    def _apply(self, action: Action) -> tuple[Scorebook, Outcome]:
+        state, outcome = self.state.apply(action)
+        states = (*self.states, state)
+        if isinstance(action, StartHand):  # the hands before the last ``hands`` are let go
+            oldest = state.hand_number - self.hands + 1
+            first = next(i for i, kept in enumerate(states) if kept.hand_number >= oldest)
+            states = states[first:]
+        return Scorebook(states, self.hands), outcome
