@@ -14,7 +14,7 @@ import secrets
 import threading
 from collections import OrderedDict
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any, cast
 
@@ -238,9 +238,13 @@ class Store:
             raise BadOptions("import_actions", "actions must be a list of at most 10000 actions")
         return self.create(options, [from_dict(action) for action in stored])
 
-    def apply(self, game_id: str, seq: int | None, action: Action) -> tuple[Snapshot, Outcome]:
+    def apply(
+        self, game_id: str, seq: int | None, action: Action, read: Snapshot | None = None
+    ) -> tuple[Snapshot, Outcome]:
         """Apply ``action`` if the game is still at revision ``seq``; exactly once, or not at all.
 
+        ``read``: the game as the caller already read it in this request, so it is not read
+        again; the write is conditional on the revision all the same.
         Raises :class:`GameNotFound`, :class:`StaleRevision` (nothing applied) or the rules'
         :class:`~webapp.rules.RuleError` (nothing applied).
         """
@@ -248,13 +252,17 @@ class Store:
         # ``seq``; the write then only appends event ``seq + 1`` and moves the game on from
         # ``seq``, which fails (and writes nothing) if anything else moved it first. So writers
         # hold the database for two statements, not for a read, a replay and the rules.
-        with self._read.cursor() as cursor:
-            game = self._row(cursor, game_id)
-            if seq is None or seq != game.seq:
-                raise StaleRevision(self._snapshot(cursor, game), seq)
-            at, state = self._state(cursor, game)
-            if at != seq:  # the log does not reach the revision read: treat as moved on
-                raise StaleRevision(self._snapshot(cursor, game), seq)
+        if read is not None and read.id == game_id and read.seq == seq:
+            game: Snapshot | GameRow = read
+            state = read.state
+        else:
+            with self._read.cursor() as cursor:
+                game = self._row(cursor, game_id)
+                if seq is None or seq != game.seq:
+                    raise StaleRevision(self._snapshot(cursor, game), seq)
+                at, state = self._state(cursor, game)
+                if at != seq:  # the log does not reach the revision read: treat as moved on
+                    raise StaleRevision(self._snapshot(cursor, game), seq)
         action = state.resolve(action)
         new_state, outcome = state.apply(action)
         now = utcnow()
@@ -264,6 +272,8 @@ class Store:
         except (_Moved, self._write.integrity_error):
             raise StaleRevision(self.get(game_id), seq) from None
         self._remember(game_id, seq + 1, new_state)
+        if isinstance(game, Snapshot):
+            return replace(game, seq=seq + 1, state=new_state, updated_at=now), outcome
         return Snapshot.of(game, seq + 1, new_state, now), outcome
 
     SCREEN_SETTINGS = ("learning", "coaching")
