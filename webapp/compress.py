@@ -53,7 +53,7 @@ def register(app: Flask) -> None:
         response.headers["Content-Encoding"] = "gzip"
         etag, weak = response.get_etag()
         if etag:
-            response.set_etag(f"{etag}-gz", weak)
+            response.set_etag(f"{etag}-gz", bool(weak))
             # The file's own check saw the ETag without -gz: answer the one the phone sent.
             response.make_conditional(request)
         return response
