@@ -121,6 +121,7 @@ class Table:
     acknowledged: int = 0
     latencies: list[float] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
+    answered_at: float = 0.0  # when its last answer came
 
 
 async def request(
@@ -172,7 +173,8 @@ async def run_table(
                 writer.close()
                 reader, writer = await asyncio.open_connection(host, port)
                 status = 0
-            table.latencies.append(time.monotonic() - started)
+            table.answered_at = time.monotonic()
+            table.latencies.append(table.answered_at - started)
             if status == 200:
                 table.seq += 1
                 table.acknowledged += 1
@@ -271,7 +273,7 @@ def run(count: int, seconds: float, port: int, threads: int, workers: int) -> No
 
             cpu_before = server_cpu(server.pid)
             asyncio.run(everyone())
-            drained = time.monotonic() - started  # until the last queued request was answered
+            drained = max(t.answered_at for t in tables) - started  # the last answer's time
             cpu = server_cpu(server.pid) - cpu_before
             lost = 0
             for table in tables:
