@@ -347,9 +347,9 @@ def settle(game_id: str) -> ResponseReturnValue:
         return _stale(StaleRevision(snapshot, seq), None)
     entered = _settle_form(snapshot.state)
     try:
-        return _apply(game_id, seq, EndHand.of(_reports(snapshot.state, entered)))
+        return _apply(game_id, seq, EndHand.of(_reports(snapshot.state, entered)), read=snapshot)
     except RuleError as refusal:
-        return _refused(game_id, refusal, settle=entered)
+        return _refused(game_id, refusal, settle=entered, read=snapshot)
 
 
 @bp.get("/g/<game_id>/settle/preview")
@@ -409,12 +409,13 @@ def _seq() -> int | None:
 def _act(game_id: str, action: Action, again: dict[str, str] | None = None) -> ResponseReturnValue:
     """Apply ``action``; a refusal the table may overrule (R7a) offers to send the same form
     (``again``) with ``confirm=1``."""
+    snapshot = store().get(game_id)  # the one read: the play is judged, or refused, on it
     try:
-        return _apply(game_id, _seq(), action)
+        return _apply(game_id, _seq(), action, read=snapshot)
     except RuleError as refusal:
         if refusal.confirmable and again is not None:
-            return _refused(game_id, refusal, confirm=(request.path, again))
-        return _refused(game_id, refusal)
+            return _refused(game_id, refusal, confirm=(request.path, again), read=snapshot)
+        return _refused(game_id, refusal, read=snapshot)
 
 
 def _apply(

@@ -252,7 +252,9 @@ class Store:
         # ``seq``; the write then only appends event ``seq + 1`` and moves the game on from
         # ``seq``, which fails (and writes nothing) if anything else moved it first. So writers
         # hold the database for two statements, not for a read, a replay and the rules.
-        if read is not None and read.id == game_id and read.seq == seq:
+        if read is not None and read.id == game_id:
+            if seq != read.seq:
+                raise StaleRevision(read, seq)
             game: Snapshot | GameRow = read
             state = read.state
         else:
