@@ -8,7 +8,7 @@ Two numbers:
 - the picker's hints: every one of the 28 tiles tried against a layout just made (nothing
   worked out on it yet), as each screen after a play does, through ``layout.placements``
   (arithmetic on the open ends), against the same answers got by building the layout after
-  each placement, the way it was done before, in the same run: the ratio.
+  each placement with ``place``, in the same run: the ratio.
 
 Run it with ``python3 tests/bench/bench_engine.py [--seconds 3]``. It is not a test: pytest
 only imports it (``--doctest-modules``), which runs nothing.
