@@ -273,7 +273,7 @@ def measure_bytes(bench: Bench) -> None:
         parts.append(f"{Path(asset).name} {size:,}")
         total += size
     print(f"first load of the game screen: {total:,} bytes gzip ({', '.join(parts)}); budget 40 KB")
-    figure("game screen's first load, gzip", f"{total / 1000:.0f} KB", "40 KB")
+    figure("game screen's first load, gzip", f"{total:,} bytes", "40 KB")
     seq = bench.store.revision(game_id)
     data = {"seq": seq, "tile": "5-5", "csrf_token": "bench"}
     play = bench.client.post(f"/g/{game_id}/play", data=data, headers={**HX, **GZIP})
@@ -286,7 +286,7 @@ def measure_bytes(bench: Bench) -> None:
     )
     figure(
         "response to a play, gzip",
-        f"{len(play.get_data()) / 1000:.1f} KB ({len(raw.get_data()) / 1000:.0f} KB raw)",
+        f"{len(play.get_data()):,} bytes ({len(raw.get_data()):,} raw)",
         "8 KB",
     )
 
