@@ -292,7 +292,7 @@ def run(count: int, seconds: float, port: int, threads: int, workers: int) -> No
     served = done / drained
     print(
         f"{count:5} tables: {done:6} actions in {drained:.1f} s ({seconds:.0f} s asked, then "
-        f"{drained - seconds:.1f} s draining the queue): {served:5.0f}/s served of "
+        f"{max(0.0, drained - seconds):.1f} s draining the queue): {served:5.0f}/s served of "
         f"{asked:.0f}/s asked, p50 {p50:6.1f} ms, p99 {p99:7.1f} ms, errors {len(errors)}, "
         f"tables whose stored log differs from what was acknowledged: {lost}"
     )
