@@ -1,6 +1,14 @@
 """Gzip for every response worth it: a phone on a weak connection waits for bytes, not CPU.
 
-Static files are compressed once per file version and kept in memory.
+Static files are compressed once per file version, at the highest level, and kept in memory;
+pages and htmx answers, made anew each time, at level 6 (a 9 KB answer to a play: 1.3 KB in
+about 70 µs on the development machine; level 1 saves 40 µs of it and sends 8% more bytes).
+
+A part of a file (a 206 answer to a ``Range`` request) is sent as it is: its byte range is
+of the file itself, so compressing it would break it. A compressed answer's ETag is the file's
+with ``-gz``, and a request naming that ETag is answered 304 like any other. (Flask-Compress was
+measured against this: it compresses a 206 too, and compresses static files again on every
+request, as a stream.)
 """
 
 from __future__ import annotations
@@ -13,11 +21,13 @@ from flask.wrappers import Response
 
 MIN_SIZE = 512
 COMPRESSIBLE = ("text/", "application/json", "application/javascript", "image/svg+xml")
+STATIC_LEVEL = 9
+PAGE_LEVEL = 6
 
 
 @lru_cache(maxsize=64)
 def _static_gzip(data: bytes) -> bytes:
-    return gzip.compress(data, compresslevel=9, mtime=0)
+    return gzip.compress(data, compresslevel=STATIC_LEVEL, mtime=0)
 
 
 def register(app: Flask) -> None:
@@ -27,7 +37,8 @@ def register(app: Flask) -> None:
         if (
             "gzip" not in request.headers.get("Accept-Encoding", "")
             or response.status_code < 200
-            or response.status_code in (204, 304)
+            or response.status_code in (204, 206, 304)
+            or "Content-Range" in response.headers
             or "Content-Encoding" in response.headers
             or not (response.mimetype or "").startswith(COMPRESSIBLE)
         ):
@@ -37,9 +48,12 @@ def register(app: Flask) -> None:
         data = response.get_data()
         if len(data) < MIN_SIZE:
             return response
-        packed = _static_gzip(data) if static else gzip.compress(data, compresslevel=6, mtime=0)
+        packed = _static_gzip(data) if static else gzip.compress(data, PAGE_LEVEL, mtime=0)
         response.set_data(packed)
         response.headers["Content-Encoding"] = "gzip"
-        if response.headers.get("ETag"):
-            response.headers["ETag"] = response.headers["ETag"].rstrip('"') + '-gz"'
+        etag, weak = response.get_etag()
+        if etag:
+            response.set_etag(f"{etag}-gz", bool(weak))
+            # The file's own check saw the ETag without -gz: answer the one the phone sent.
+            response.make_conditional(request)
         return response

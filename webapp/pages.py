@@ -12,7 +12,16 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Any
 
-from flask import Blueprint, Response, redirect, render_template, request, session, url_for
+from flask import (
+    Blueprint,
+    Response,
+    current_app,
+    redirect,
+    render_template,
+    request,
+    session,
+    url_for,
+)
 from flask.typing import ResponseReturnValue
 
 from . import disputes, fixes, screen, teaching
@@ -188,7 +197,9 @@ def _new_form(source: Any) -> dict[str, Any]:
 # --- the game screen ---------------------------------------------------------------------------
 
 ALL_REGIONS = ("scores", "board", "notice", "work", "controls", "live")
-TURNED = "turned"  # this phone's choice to draw the layout as seen from across the table
+# This phone's choice to draw the layout as seen from across the table: a cookie of its own,
+# so that showing a play needs no session.
+TURNED = "turned"
 
 
 @bp.get("/g/<game_id>")
@@ -273,8 +284,10 @@ def _asked_choice(snapshot: Snapshot) -> screen.Choice | None:
 @bp.post("/g/<game_id>/play")
 def play(game_id: str) -> ResponseReturnValue:
     """A tapped tile: played at once where it fits one place (or where the form says), else the
-    table is asked which end. The store checks the revision, then the rules, in one go."""
+    table is asked which end. The store checks the revision, then the rules, in one go; the
+    game read to find where the tile fits is the one the play is judged against."""
     seq = _seq()
+    snapshot = None
     try:
         tile = Tile.parse(request.form.get("tile", ""))
         end = request.form.get("end", "").strip()
@@ -290,9 +303,9 @@ def play(game_id: str) -> ResponseReturnValue:
                 "no_match", N_("%(tile)s cannot be played now", tile=str(tile))
             )
         if len(places) == 1:
-            return _apply(game_id, seq, Play(tile, places[0].arm))
+            return _apply(game_id, seq, Play(tile, places[0].arm), read=snapshot)
     except RuleError as refusal:
-        return _refused(game_id, refusal)
+        return _refused(game_id, refusal, read=snapshot)
     if not is_htmx():
         return redirect(url_for(".game", game_id=game_id, choose=str(tile)), 303)
     return _show(snapshot, choice=screen.choice_of(tile, places), regions=("work",))
@@ -344,9 +357,9 @@ def settle(game_id: str) -> ResponseReturnValue:
         return _stale(StaleRevision(snapshot, seq), None)
     entered = _settle_form(snapshot.state)
     try:
-        return _apply(game_id, seq, EndHand.of(_reports(snapshot.state, entered)))
+        return _apply(game_id, seq, EndHand.of(_reports(snapshot.state, entered)), read=snapshot)
     except RuleError as refusal:
-        return _refused(game_id, refusal, settle=entered)
+        return _refused(game_id, refusal, settle=entered, read=snapshot)
 
 
 @bp.get("/g/<game_id>/settle/preview")
@@ -383,8 +396,17 @@ def coaching(game_id: str) -> ResponseReturnValue:
 def turn_board(game_id: str) -> ResponseReturnValue:
     """Draw the layout as seen from the other side of the table, on this phone only."""
     store().get(game_id)  # a friendly 404 for a link that is no game at all
-    session[TURNED] = request.form.get("on") == "1"
-    return redirect(url_for(".game", game_id=game_id), 303)
+    on = request.form.get("on") == "1"
+    response = redirect(url_for(".game", game_id=game_id), 303)
+    response.set_cookie(
+        TURNED,
+        "1" if on else "",
+        max_age=current_app.permanent_session_lifetime if on else 0,
+        secure=current_app.session_interface.get_cookie_secure(current_app),
+        httponly=True,
+        samesite="Lax",
+    )
+    return response
 
 
 # --- doing an action ---------------------------------------------------------------------------
@@ -397,18 +419,22 @@ def _seq() -> int | None:
 def _act(game_id: str, action: Action, again: dict[str, str] | None = None) -> ResponseReturnValue:
     """Apply ``action``; a refusal the table may overrule (R7a) offers to send the same form
     (``again``) with ``confirm=1``."""
+    snapshot = store().get(game_id)  # the one read: the play is judged, or refused, on it
     try:
-        return _apply(game_id, _seq(), action)
+        return _apply(game_id, _seq(), action, read=snapshot)
     except RuleError as refusal:
         if refusal.confirmable and again is not None:
-            return _refused(game_id, refusal, confirm=(request.path, again))
-        return _refused(game_id, refusal)
+            return _refused(game_id, refusal, confirm=(request.path, again), read=snapshot)
+        return _refused(game_id, refusal, read=snapshot)
 
 
-def _apply(game_id: str, seq: int | None, action: Action) -> ResponseReturnValue:
-    """Store ``action``; then show the game with its outcome (redirect-after-POST without JS)."""
+def _apply(
+    game_id: str, seq: int | None, action: Action, read: Snapshot | None = None
+) -> ResponseReturnValue:
+    """Store ``action``; then show the game with its outcome (redirect-after-POST without JS).
+    ``read``: the game as this request already read it."""
     try:
-        after, outcome = store().apply(game_id, seq, action)
+        after, outcome = store().apply(game_id, seq, action, read=read)
     except StaleRevision as stale:
         return _stale(stale, action)
     why = teaching.play_reasons(after.state, outcome) if after.learning else []
@@ -449,11 +475,13 @@ def _refused(
     refusal: RuleError,
     settle: dict[int, dict[str, Any]] | None = None,
     confirm: tuple[str, dict[str, str]] | None = None,
+    read: Snapshot | None = None,
 ) -> ResponseReturnValue:
     """The refusal where the eye is; with htmx only the notice changes (what was typed stays).
-    ``confirm``: the address and fields that record it anyway (R7a)."""
+    ``confirm``: the address and fields that record it anyway (R7a); ``read``: the game as this
+    request already read it (a refusal changed nothing)."""
     notice = screen.refusal_notice(refusal, confirm)
-    snapshot = store().get(game_id)
+    snapshot = read or store().get(game_id)
     return _show(snapshot, notice, settle=settle, status=422, regions=("notice",))
 
 
@@ -536,7 +564,7 @@ def _show(
     if settle is None and snapshot.state.status is Status.HAND_OVER and not viewer:
         settle = _settle_form(snapshot.state)
     view = screen.build(
-        snapshot, viewer, notice, choice, settle, preview, turned=bool(session.get(TURNED))
+        snapshot, viewer, notice, choice, settle, preview, turned=request.cookies.get(TURNED) == "1"
     )
     if is_htmx():
         return render_template("_regions.html", screen=view, regions=regions), status

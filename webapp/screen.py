@@ -174,6 +174,11 @@ class PickerTile:
     fits: bool  # marked only when the table wants hints (coaching)
     best: int
 
+    @property
+    def value(self) -> str:
+        """What a tap on it sends (an attribute the picker asks for: a missing one is slow)."""
+        return self.name
+
 
 @dataclass(frozen=True, slots=True)
 class ChoicePlace:

@@ -3,8 +3,12 @@ what to believe of a request behind a reverse proxy.
 
 Pages carry no inline script or style, so the Content-Security-Policy can forbid both. Every
 state-changing form carries a per-device token (htmx sends it as a header); the JSON API takes
-only JSON bodies, which a cross-site form cannot send. Pages and API answers carry edit ids and
-tokens, so none may be stored by a browser or a cache; only static files may.
+only JSON bodies, which a cross-site form cannot send. A browser that says a request comes from
+a page of this site (Fetch Metadata: ``Sec-Fetch-Site: same-origin``, sent by every current
+browser) needs no token checked: no other site can send that. Then a play never decodes the
+signed session cookie, which is decoded only when a request reads or changes the session.
+Pages and API answers carry edit ids and tokens, so none may be stored by a browser or a cache;
+only static files may.
 """
 
 from __future__ import annotations
@@ -13,12 +17,13 @@ import contextlib
 import hmac
 import secrets
 import socket
+from collections.abc import Callable, Mapping
 from typing import Any
 from urllib.parse import urlsplit
 
 from flask import Flask, abort, current_app, request, session, url_for
-from flask.sessions import SecureCookieSessionInterface
-from flask.wrappers import Response
+from flask.sessions import SecureCookieSession, SecureCookieSessionInterface, SessionMixin
+from flask.wrappers import Request, Response
 from werkzeug.middleware.proxy_fix import ProxyFix
 from werkzeug.sansio.utils import host_is_trusted
 
@@ -47,6 +52,7 @@ HEADERS = {
 }
 CSRF_HEADER = "X-CSRF-Token"
 CSRF_FIELD = "csrf_token"
+FETCH_SITE = "Sec-Fetch-Site"  # set by the browser, never by a page's script
 UNSAFE_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 HSTS = "max-age=31536000"
 WRONG_HOST = lazy_gettext(
@@ -57,12 +63,23 @@ NO_STORE = "no-store"
 
 
 def csrf_token() -> str:
-    """This device's token, made on first use and kept in its signed session cookie."""
+    """This device's token, made on first use and kept in its signed session cookie. A request
+    a page of this site sent carries it back (in its form, or htmx's header): that one is
+    printed again, so answering a play needs no session."""
+    if from_this_site():
+        sent = request.headers.get(CSRF_HEADER) or request.form.get(CSRF_FIELD)
+        if sent:
+            return sent
     token = session.get(CSRF_FIELD)
     if not isinstance(token, str):
         token = secrets.token_urlsafe(32)
         session[CSRF_FIELD] = token
     return token
+
+
+def from_this_site() -> bool:
+    """Whether the browser says a page of this site sent the request (Fetch Metadata)."""
+    return request.headers.get(FETCH_SITE) == "same-origin"
 
 
 def register(app: Flask) -> None:
@@ -72,7 +89,7 @@ def register(app: Flask) -> None:
     def check_csrf() -> None:
         if request.method not in UNSAFE_METHODS or request.path.startswith(("/api/", "/v/")):
             return  # the API takes only JSON; a watch link changes nothing and says so (403)
-        if app.config.get("CSRF_DISABLED"):
+        if app.config.get("CSRF_DISABLED") or from_this_site():
             return
         sent = request.headers.get(CSRF_HEADER) or request.form.get(CSRF_FIELD, "")
         expected = session.get(CSRF_FIELD)
@@ -108,11 +125,58 @@ def public_url(endpoint: str, **values: Any) -> str:
     return url_for(endpoint, _external=True, **values)
 
 
+class _LazySession(SecureCookieSession):
+    """A signed-cookie session decoded the first time it is read or changed (decoding and
+    checking the signature costs about 0.2 ms)."""
+
+    def __init__(self, load: Callable[[], Mapping[str, Any]]) -> None:
+        super().__init__()
+        self._load: Callable[[], Mapping[str, Any]] | None = load
+
+    @property
+    def decoded(self) -> bool:
+        return self._load is None
+
+    def _decode(self) -> None:
+        load, self._load = self._load, None
+        if load is not None:
+            dict.update(self, load())  # as it was sent: not a change to save
+
+
+def _decoding(name: str) -> Callable[..., Any]:
+    method = getattr(SecureCookieSession, name)
+
+    def decoded(self: _LazySession, *args: Any, **kwargs: Any) -> Any:
+        self._decode()
+        return method(self, *args, **kwargs)
+
+    return decoded
+
+
+for _name in (
+    *("__contains__", "__delitem__", "__eq__", "__getitem__", "__ior__", "__iter__", "__len__"),
+    *("__repr__", "__setitem__", "clear", "copy", "get", "items", "keys", "pop", "popitem"),
+    *("setdefault", "update", "values"),
+):
+    setattr(_LazySession, _name, _decoding(_name))
+
+
 class _SessionInterface(SecureCookieSessionInterface):
-    """The session cookie is ``Secure`` whenever the page was served over HTTPS."""
+    """The session cookie is ``Secure`` whenever the page was served over HTTPS, and decoded
+    only when the request uses the session."""
 
     def get_cookie_secure(self, app: Flask) -> bool:
         return bool(app.config["SESSION_COOKIE_SECURE"] or request.is_secure)
+
+    def open_session(self, app: Flask, request: Request) -> SecureCookieSession | None:
+        if not request.cookies.get(self.get_cookie_name(app)):
+            return super().open_session(app, request)
+        return _LazySession(lambda: super(_SessionInterface, self).open_session(app, request) or {})
+
+    def save_session(self, app: Flask, session: SessionMixin, response: Response) -> None:
+        if isinstance(session, _LazySession) and not session.decoded:
+            return  # neither read nor changed: the cookie the phone holds stands
+        super().save_session(app, session, response)
 
 
 def behind_proxy(app: Flask) -> None:

@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 import secrets
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
 
@@ -247,9 +247,13 @@ class Store:
             )
         return self.create(options, [from_dict(action) for action in stored])
 
-    def apply(self, game_id: str, seq: int | None, action: Action) -> tuple[Snapshot, Outcome]:
+    def apply(
+        self, game_id: str, seq: int | None, action: Action, read: Snapshot | None = None
+    ) -> tuple[Snapshot, Outcome]:
         """Apply ``action`` if the game is still at revision ``seq``; exactly once, or not at all.
 
+        ``read``: the game as the caller already read it in this request, so it is not read
+        again; the write is conditional on the revision all the same.
         Raises :class:`GameNotFound`, :class:`StaleRevision` (nothing applied) or the rules'
         :class:`~webapp.rules.RuleError` (nothing applied).
         """
@@ -257,15 +261,21 @@ class Store:
         # ``seq``; the write then only appends event ``seq + 1`` and moves the game on from
         # ``seq``, which fails (and writes nothing) if anything else moved it first. So writers
         # hold the database for two statements, not for a read, a replay and the rules.
-        with self._read.cursor() as cursor:
-            game = self._row(cursor, game_id)
-            if seq is None or seq != game.seq:
-                raise StaleRevision(self._snapshot(cursor, game), seq)
-            at, book = self._book(cursor, game)
-            if at != seq:  # the log does not reach the revision read: treat as moved on
-                raise StaleRevision(self._snapshot(cursor, game), seq)
+        if read is not None and read.id == game_id:
+            if seq != read.seq:
+                raise StaleRevision(read, seq)
+            game: Snapshot | GameRow = read
+            book = read.book
+        else:
+            with self._read.cursor() as cursor:
+                game = self._row(cursor, game_id)
+                if seq is None or seq != game.seq:
+                    raise StaleRevision(self._snapshot(cursor, game), seq)
+                at, book = self._book(cursor, game)
+                if at != seq:  # the log does not reach the revision read: treat as moved on
+                    raise StaleRevision(self._snapshot(cursor, game), seq)
         action = book.state.resolve(action)
-        new_book, outcome = book.apply(action, lambda undo: self._rebuilt(game, undo))
+        new_book, outcome = book.apply(action, lambda undo: self._rebuilt(game_id, seq, undo))
         mark = None
         if isinstance(action, StartHand):
             mark = _snapshot_row(new_book.state)
@@ -276,6 +286,8 @@ class Store:
         except (_Moved, self._write.integrity_error):
             raise StaleRevision(self.get(game_id), seq) from None
         self.cache.put(game_id, BOOK, seq + 1, new_book)
+        if isinstance(game, Snapshot):
+            return replace(game, seq=seq + 1, book=new_book, updated_at=now), outcome
         return Snapshot.of(game, seq + 1, new_book, now), outcome
 
     def reaching(self, snapshot: Snapshot, number: int) -> Scorebook:
@@ -338,10 +350,11 @@ class Store:
         self.cache.put(game.id, BOOK, *found)
         return found
 
-    def _rebuilt(self, game: GameRow, extra: Sequence[Action]) -> Scorebook:
-        """The scorebook of the game's log as read, with ``extra`` after it (an undo of a
+    def _rebuilt(self, game_id: str, seq: int, extra: Sequence[Action]) -> Scorebook:
+        """The scorebook of the game's log up to ``seq``, with ``extra`` after it (an undo of a
         hand's start: the hand before is rebuilt)."""
         with self._read.cursor() as cursor:
+            game = self._row(cursor, game_id)._replace(seq=seq)
             return self._fold(cursor, game, extra)[1]
 
     def _fold(

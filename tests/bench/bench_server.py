@@ -1,27 +1,42 @@
-"""Server-side cost of a play, the cost of a long game, and the bytes a phone downloads.
+"""Server-side cost of a play, of a long game and of a restart, and the bytes a phone downloads.
 
-Prints:
+Every figure is printed with the reference it is a ratio to, measured in the same run, as
+CPU time of the process that serves the request:
 
-1. server time for one play through the WSGI app in-process (the htmx form post and the JSON
-   API), against a bare Flask endpoint returning a short string in the same process: the ratio;
-2. the same play in a game whose log already holds 1,000 actions, against the first plays of a
-   new game: the ratio (warm: the replayed state is cached; cold: every request replays);
-3. bytes over the wire, gzip-compressed: the game screen's first load (HTML, CSS, JS, SVG)
-   and the response to a play;
-4. a play in the middle of a hand (the seventh of a hand): the server time and the bytes of
-   its htmx response, raw and gzip (the regions it changed, swapped out of band).
+1. one play through the WSGI app in-process — the htmx form post as a phone's browser sends
+   it, hints off (as a table starts) and on, and the JSON API — against a bare Flask endpoint
+   returning a short string in the same process;
+2. a play in hand 41 of a game whose log holds 1,000 actions of real hands: with its state
+   cached, against a really new game's (its first hand, nothing before it); and the first play
+   after a restart (a new process, its templates compiled as ``allfives serve`` does), against
+   the next play of the same game in that process, and against a really new game's first play
+   after a restart;
+3. memory per cached game of 1,000 actions as served (its page, a play and an undo), measured
+   with tracemalloc over two such games after a first one has warmed everything shared;
+4. bytes over the wire, gzip: the game screen's first load and the response to a play;
+5. where an htmx play's time goes (cProfile, each function's own time by the part of the
+   server it belongs to; the test client's own work left out).
 
-Run it with ``python3 tests/bench/bench_server.py``. It is not a test: pytest only imports it.
+It ends with the figures as rows of the README's table. Run it with
+``python3 tests/bench/bench_server.py [--quick]``. It is not a test: pytest only imports it.
 """
 
 from __future__ import annotations
 
 import argparse
+import cProfile
+import gc
+import json
+import pstats
 import random
 import re
 import statistics
+import subprocess
+import sys
 import tempfile
 import time
+import tracemalloc
+from collections import defaultdict
 from collections.abc import Callable
 from pathlib import Path
 
@@ -29,11 +44,18 @@ from flask import Flask
 from load import scripted_actions
 
 from webapp import create_app
+from webapp.cli import _warm
 from webapp.rules import Arm, Play, StartHand, Tile, Undo
 from webapp.store import Store
 
-HX = {"HX-Request": "true"}
+HX = {"HX-Request": "true", "Sec-Fetch-Site": "same-origin"}
 GZIP = {"Accept-Encoding": "gzip"}
+PHONE = {**HX, **GZIP}  # what a phone's browser sends with an htmx post from the game screen
+SECRET = "bench"
+FIGURES: list[tuple[str, str, str]] = []  # (figure, measured, budget): the README's rows
+# The CPU time of this process, which serves every request in it: what other programs on the
+# machine do slows the wall clock by as much as a third from run to run, and this far less.
+clock = time.process_time
 
 
 def timed(action: Callable[[], float | None], rounds: int) -> float:
@@ -43,10 +65,25 @@ def timed(action: Callable[[], float | None], rounds: int) -> float:
         action()
     samples = []
     for _ in range(rounds):
-        start = time.perf_counter()
+        start = clock()
         own = action()
-        samples.append(own if own is not None else time.perf_counter() - start)
+        samples.append(own if own is not None else clock() - start)
     return statistics.median(samples)
+
+
+def config(database: Path | str) -> dict[str, object]:
+    """The app as served, on ``database``: rate limits on (every request is checked against
+    them), but room for the hundreds of games the benchmarks make."""
+    return {
+        "DATABASE": str(database),
+        "SECRET_KEY": SECRET,
+        "RATELIMIT_ENABLED": True,
+        "RATE_LIMIT_CREATE": "1000000 per hour",
+    }
+
+
+def figure(name: str, measured: str, budget: str = "") -> None:
+    FIGURES.append((name, measured, budget))
 
 
 class Bench:
@@ -58,53 +95,77 @@ class Bench:
             session["csrf_token"] = "bench"
         self.store: Store = app.extensions["allfives_store"]
 
-    def new_game(self, start: bool = True) -> str:
+    def new_game(self, start: bool = True, hints: bool = False) -> str:
         body = {"players": ["Ana", "Ben", "Cy"], "rules": {"target": 10_000}}
         game_id = self.client.post("/api/games", json=body).json["id"]
         if start:
             self.store.apply(game_id, 0, StartHand(0))
+        if hints:
+            self.store.set_screen(game_id, "coaching", True)
         return game_id
 
     def lead_and_undo(self, game_id: str, path: str) -> float:
         """One play request, timed, and the undo that takes it back, so the next is the same."""
         seq = self.store.revision(game_id)
-        start = time.perf_counter()
+        start = clock()
         if path == "api":
             response = self.client.post(
                 f"/api/games/{game_id}/actions", json={"seq": seq, "type": "play", "tile": "5-5"}
             )
         else:
             data = {"seq": seq, "tile": "5-5", "csrf_token": "bench"}
-            response = self.client.post(f"/g/{game_id}/play", data=data, headers=HX)
+            response = self.client.post(f"/g/{game_id}/play", data=data, headers=PHONE)
         assert response.status_code == 200, response.status_code
-        elapsed = time.perf_counter() - start
+        elapsed = clock() - start
         self.store.apply(game_id, seq + 1, Undo())
         return elapsed
 
-    def long_game(self, actions: int) -> str:
+    def long_game(self, actions: int, seed: int = 7) -> str:
         """A game of real hands whose log holds about ``actions`` actions, stopped as its next
         hand starts, so that its next play is a lead, as in a new game."""
         game_id = self.new_game(start=False)
-        for seq, action in enumerate(scripted_actions(random.Random(7), 3, actions + 200)):
+        for seq, action in enumerate(scripted_actions(random.Random(seed), 3, actions + 200)):
             self.store.apply(game_id, seq, action)
             if seq + 1 >= actions and isinstance(action, StartHand):
                 break
         return game_id
 
+    def serve(self, game_id: str) -> None:
+        """The game as a phone is served it: its page, then a play and its undo."""
+        assert self.client.get(f"/g/{game_id}").status_code == 200
+        self.lead_and_undo(game_id, "htmx")
+
 
 def measure_play(bench: Bench, rounds: int) -> None:
+    """Round after round, the bare endpoint then each kind of play, so that whatever else the
+    machine does slows the reference as much as what is measured against it."""
     bare = Flask("bare")
     bare.add_url_rule("/", "bare", lambda: "ok")
     bare_client = bare.test_client()
-    bare_time = timed(lambda: _none(bare_client.get("/")), rounds)
-    print(f"bare Flask endpoint:            {bare_time * 1e6:8.0f} µs")
-    for path in ("htmx", "api"):
-        game_id = bench.new_game()
-        # Each round is a play and its undo; the undo goes straight to the store (untimed).
-        play = timed(lambda g=game_id, p=path: bench.lead_and_undo(g, p), rounds)
-        print(
-            f"play through the {path:4} endpoint: {play * 1e6:8.0f} µs"
-            f"   ratio to bare: {play / bare_time:5.1f}× (budget 5×)"
+    kinds = (
+        ("htmx", False, "htmx play, in-process", 3),
+        ("htmx", True, "htmx play with hints on", 3),
+        ("api", False, "JSON API play", 2),
+    )
+    games = [bench.new_game(hints=hints) for _, hints, _, _ in kinds]
+    samples: list[list[float]] = [[] for _ in range(len(kinds) + 1)]
+    for round_number in range(rounds + 20):
+        start = clock()
+        bare_client.get("/")
+        times = [clock() - start]
+        times += [bench.lead_and_undo(g, path) for g, (path, *_) in zip(games, kinds, strict=True)]
+        if round_number >= 20:  # the first rounds warm up
+            for sample, took in zip(samples, times, strict=True):
+                sample.append(took)
+    bare_time, *plays = (statistics.median(sample) for sample in samples)
+    print(f"bare Flask endpoint (the reference):   {bare_time * 1e6:8.0f} µs")
+    for play, (_, _, name, budget) in zip(plays, kinds, strict=True):
+        ratio = play / bare_time
+        print(f"{name + ':':38} {play * 1e6:8.0f} µs   {ratio:5.1f}× bare (budget {budget}×)")
+        figure(
+            f"{name} ÷ a bare Flask endpoint",
+            f"{ratio:.1f}× ({play * 1e3:.2f} ms against {bare_time * 1e6:.0f} µs)",
+            f"{budget}×",
         )
 
 
@@ -112,25 +173,92 @@ def _none(_result: object) -> None:
     return None
 
 
-def measure_long_game(bench: Bench, rounds: int) -> None:
-    fresh = bench.new_game()
+def measure_long_game(bench: Bench, database: Path, rounds: int, restarts: int) -> None:
     long = bench.long_game(1000)
     hand = bench.store.get(long).state.hand_number
     print(f"a game with {bench.store.revision(long)} actions in its log, in hand {hand}:")
-    for cold in (False, True):
+    new_times, long_times = [], []
+    for _ in range(rounds):  # alternately: the same load on the machine slows both alike
+        new_times.append(bench.lead_and_undo(bench.new_game(), "htmx"))
+        long_times.append(bench.lead_and_undo(long, "htmx"))
+    new_time, long_time = statistics.median(new_times), statistics.median(long_times)
+    print(
+        f"  state cached: {long_time * 1e3:6.2f} ms, a really new game's first hand "
+        f"{new_time * 1e3:6.2f} ms: {long_time / new_time:4.2f}× (budget 1.2×)"
+    )
+    figure(
+        f"a play in hand {hand} of a 1,000-action game, state cached ÷ a new game's",
+        f"{long_time / new_time:.2f}×",
+        "1.2×",
+    )
+    # Each restart is a new process: its first play of the game, then the next (warm) one.
+    cold_long = [first_play(database, long) for _ in range(restarts)]
+    cold_new = [first_play(database, bench.new_game()) for _ in range(restarts)]
+    first, warm = (statistics.median(run[i] for run in cold_long) for i in (0, 1))
+    new_first = statistics.median(run[0] for run in cold_new)
+    print(
+        f"  first play after a restart: {first * 1e3:6.1f} ms, {first / warm:5.1f}× the next "
+        f"play in that process ({warm * 1e3:.2f} ms; budget 2×), {first / new_first:5.1f}× a "
+        f"really new game's first play after a restart ({new_first * 1e3:.1f} ms)"
+    )
+    figure(
+        f"first play after a restart, hand {hand} of a game ÷ a warm play",
+        f"{first / warm:.1f}× ({first * 1e3:.0f} ms against {warm * 1e3:.1f} ms); "
+        f"{first / new_first:.1f}× a new game's first play after a restart",
+        "2×",
+    )
 
-        def play(game_id: str, cold: bool = cold) -> float:
-            if cold:
-                bench.store.cache.clear()
-            return bench.lead_and_undo(game_id, "htmx")
 
-        new_time = timed(lambda: play(fresh), rounds)
-        long_time = timed(lambda: play(long), rounds)
-        label = "cold (replayed each time)" if cold else "warm (state cached)      "
-        print(
-            f"  {label}: new {new_time * 1e3:6.2f} ms, 1,000-action {long_time * 1e3:6.2f} ms"
-            f"   ratio {long_time / new_time:4.2f}× (budget 1.2×)"
-        )
+def first_play(database: Path, game_id: str) -> tuple[float, float]:
+    """In a new process on ``database``, as a restarted server: the seconds of its first play
+    of ``game_id``, then of the next one."""
+    script = (
+        f"import json, sys; sys.path.insert(0, {str(Path(__file__).parent)!r}); "
+        "import bench_server as b; "
+        f"print(json.dumps(b.plays_after_start({str(database)!r}, {game_id!r})))"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, check=True
+    ).stdout
+    first, warm = json.loads(out.splitlines()[-1])
+    return first, warm
+
+
+def plays_after_start(database: str, game_id: str) -> tuple[float, float]:
+    bench = Bench(_warm(create_app(config(database))))
+    first = bench.lead_and_undo(game_id, "htmx")
+    warm = timed(lambda: bench.lead_and_undo(game_id, "htmx"), 20)
+    bench.store.close()
+    return first, warm
+
+
+def measure_memory(database: Path) -> None:
+    """The memory a cached game of 1,000 actions holds once served, in a fresh app: after a
+    first game has warmed what every game shares, the growth from serving two more, halved."""
+    bench = Bench(create_app(config(database)))
+    games = [bench.long_game(1000, seed) for seed in (11, 12, 13)]
+    bench.store.close()
+    bench = Bench(_warm(create_app(config(database))))
+    tracemalloc.start()
+    bench.serve(games[0])
+    gc.collect()
+    before = tracemalloc.take_snapshot()
+    for game_id in games[1:]:
+        bench.serve(game_id)
+    gc.collect()
+    after = tracemalloc.take_snapshot()
+    tracemalloc.stop()
+    grown = sum(stat.size_diff for stat in after.compare_to(before, "filename"))
+    each = grown / (len(games) - 1)
+    print(f"memory per cached game of 1,000 actions, as served: {each / 1024:,.0f} KiB")
+    cached = 1024
+    figure(
+        "memory per cached game, 1,000 actions as served",
+        f"{each / 1024:,.0f} KiB ({cached:,} games cached per worker: up to "
+        f"{each * cached / 2**30:.1f} GiB)",
+        "100 KiB",
+    )
+    bench.store.close()
 
 
 def measure_bytes(bench: Bench) -> None:
@@ -140,17 +268,26 @@ def measure_bytes(bench: Bench) -> None:
     parts = [f"HTML {len(page.get_data()):,}"]
     html = bench.client.get(f"/g/{game_id}").get_data(as_text=True)
     for asset in re.findall(r'(?:href|src)="(/static/[^"]+)"', html):
-        size = len(bench.client.get(asset, headers=GZIP).get_data())
+        with bench.client.get(asset, headers=GZIP) as response:
+            size = len(response.get_data())
         parts.append(f"{Path(asset).name} {size:,}")
         total += size
     print(f"first load of the game screen: {total:,} bytes gzip ({', '.join(parts)}); budget 40 KB")
+    figure("game screen's first load, gzip", f"{total:,} bytes", "40 KB")
     seq = bench.store.revision(game_id)
     data = {"seq": seq, "tile": "5-5", "csrf_token": "bench"}
     play = bench.client.post(f"/g/{game_id}/play", data=data, headers={**HX, **GZIP})
-    raw = bench.client.get(f"/g/{game_id}", headers=HX)
+    bench.store.apply(game_id, seq + 1, Undo())
+    data["seq"] = seq + 2
+    raw = bench.client.post(f"/g/{game_id}/play", data=data, headers=HX)
     print(
         f"response to a play (htmx):     {len(play.get_data()):,} bytes gzip "
         f"({len(raw.get_data()):,} raw); budget 8 KB"
+    )
+    figure(
+        "response to a play, gzip",
+        f"{len(play.get_data()):,} bytes ({len(raw.get_data()):,} raw)",
+        "8 KB",
     )
 
 
@@ -167,9 +304,9 @@ def measure_mid_hand(bench: Bench, rounds: int) -> None:
 
     def play() -> float:
         seq = bench.store.revision(game_id)
-        start = time.perf_counter()
-        response = bench.client.post(f"/g/{game_id}/play", data={**data, "seq": seq}, headers=HX)
-        elapsed = time.perf_counter() - start
+        start = clock()
+        response = bench.client.post(f"/g/{game_id}/play", data={**data, "seq": seq}, headers=PHONE)
+        elapsed = clock() - start
         assert response.status_code == 200, response.status_code
         bench.store.apply(game_id, seq + 1, Undo())
         return elapsed
@@ -187,18 +324,90 @@ def measure_mid_hand(bench: Bench, rounds: int) -> None:
     )
 
 
+# The part of the server each function's own time belongs to, by where it is defined.
+PARTS = (
+    ("the test client (left out)", ("werkzeug/test.py", "flask/testing.py", "bench_server.py")),
+    ("rules engine", ("webapp/rules/",)),
+    ("templates", ("jinja2/", "markupsafe/", "templates/")),
+    ("template context (view models)", ("webapp/screen.py", "webapp/present.py", "drawing.py")),
+    ("store: read and write", ("webapp/store.py", "webapp/sqlpath.py", "sqlalchemy/", "sqlite")),
+    ("session cookie", ("flask/sessions.py", "itsdangerous/")),
+    ("gzip", ("gzip.py", "zlib", "webapp/compress.py")),
+    ("rate limits", ("flask_limiter/", "limits/")),
+    ("Flask/Werkzeug", ("flask/", "werkzeug/", "blinker/")),
+    ("views, CSRF and headers", ("webapp/",)),
+)
+
+
+def _part(where: str) -> str:
+    for name, places in PARTS:
+        if any(place in where for place in places):
+            return name
+    return "other"
+
+
+def measure_profile(bench: Bench, rounds: int, hints: bool) -> None:
+    """Each function's own time during htmx plays, summed by the part it belongs to; the
+    standard library's and built-ins' go to the parts that called them."""
+    game_id = bench.new_game(hints=hints)
+    for _ in range(20):
+        bench.lead_and_undo(game_id, "htmx")
+    profile = cProfile.Profile()
+    profile.enable()
+    for _ in range(rounds):
+        bench.lead_and_undo(game_id, "htmx")
+    profile.disable()
+    stats = pstats.Stats(profile).stats  # type: ignore[attr-defined]
+    spent: dict[str, float] = defaultdict(float)
+    for function, (_, _, own, _, _) in stats.items():
+        for name, share in _parts_of(function, stats, set()).items():
+            spent[name] += own * share
+    spent.pop(PARTS[0][0], None)
+    total = sum(spent.values())
+    label = "with hints on" if hints else "hints off"
+    print(f"where an htmx play's server time goes ({label}; cProfile, {rounds} plays):")
+    for name, seconds in sorted(spent.items(), key=lambda item: -item[1]):
+        print(f"  {name:32} {100 * seconds / total:5.1f}%")
+
+
+def _parts_of(function: tuple[str, int, str], stats: dict, seen: set) -> dict[str, float]:
+    """The parts a function's time belongs to, as fractions: its own, or else its callers'."""
+    filename = function[0]
+    name = _part(filename) if filename != "~" else "other"
+    callers = stats[function][4]
+    if name != "other" or not callers or function in seen:
+        return {name: 1.0}
+    seen = seen | {function}
+    calls = sum(counts[1] for counts in callers.values()) or 1
+    found: dict[str, float] = defaultdict(float)
+    for caller, counts in callers.items():
+        for part, share in _parts_of(caller, stats, seen).items():
+            found[part] += share * counts[1] / calls
+    return found
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=300)
+    parser.add_argument("--restarts", type=int, default=5)
+    parser.add_argument("--quick", action="store_true", help="fewer rounds and restarts")
     args = parser.parse_args()
+    rounds, restarts = (60, 3) if args.quick else (args.rounds, args.restarts)
     with tempfile.TemporaryDirectory() as folder:
-        app = create_app({"DATABASE": str(Path(folder) / "bench.sqlite3"), "SECRET_KEY": "b"})
+        database = Path(folder) / "bench.sqlite3"
+        app = create_app(config(database))
         bench = Bench(app)
-        measure_play(bench, args.rounds)
-        measure_long_game(bench, max(50, args.rounds // 3))
+        measure_play(bench, rounds)
+        measure_long_game(bench, database, max(30, rounds // 3), restarts)
         measure_bytes(bench)
-        measure_mid_hand(bench, args.rounds)
+        measure_mid_hand(bench, rounds)
+        for hints in (False, True):
+            measure_profile(bench, rounds, hints)
         bench.store.close()
+        measure_memory(Path(folder) / "memory.sqlite3")
+    print("\n| figure | measured | budget |\n| --- | --- | --- |")
+    for name, measured, budget in FIGURES:
+        print(f"| {name} | {measured} | {budget or '—'} |")
 
 
 if __name__ == "__main__":

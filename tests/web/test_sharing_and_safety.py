@@ -243,3 +243,60 @@ def test_a_full_disk_is_a_503_and_one_log_line_naming_the_real_error_first(
     assert len(lines) == 2, lines  # one per request
     assert lines[0].startswith("database unavailable: database or disk is full (then")
     assert "Traceback" not in caplog.text
+
+
+def test_a_play_sent_by_a_page_of_the_site_leaves_the_session_alone(playing: Table) -> None:
+    # The browser says the form came from this site (Fetch Metadata): no other site can send
+    # that, so the token is not checked, and the forms of the answer carry the one it sent.
+    from_here = {**HX, "Sec-Fetch-Site": "same-origin"}
+    data = {"seq": playing.seq, "tile": "6-4", "csrf_token": CSRF_TOKEN}
+    response = playing.client.post(f"/g/{playing.game_id}/play", data=data, headers=from_here)
+    assert response.status_code == 200
+    assert "Ana led 6-4" in text(response)
+    html = response.get_data(as_text=True)
+    assert html.count(f'name="csrf_token" value="{CSRF_TOKEN}"') == html.count('name="csrf_token"')
+    assert "Cookie" not in response.vary  # the session was not read
+    assert "Set-Cookie" not in response.headers
+    assert playing.seq == 2
+
+
+def test_a_page_of_the_site_needs_no_token(playing: Table) -> None:
+    data = {"seq": playing.seq, "tile": "6-4"}
+    headers = {"Sec-Fetch-Site": "same-origin"}
+    response = playing.client.post(f"/g/{playing.game_id}/play", data=data, headers=headers)
+    assert response.status_code == 303
+    assert playing.seq == 2
+
+
+@pytest.mark.parametrize("site", ["cross-site", "same-site", "none"])
+def test_a_form_from_elsewhere_without_the_devices_token_changes_nothing(
+    playing: Table, site: str
+) -> None:
+    data = {"seq": playing.seq, "tile": "6-4"}
+    headers = {"Sec-Fetch-Site": site}
+    response = playing.client.post(f"/g/{playing.game_id}/play", data=data, headers=headers)
+    assert response.status_code == 400
+    assert "nothing was changed" in text(response)
+    assert playing.seq == 1
+
+
+def test_the_layout_is_turned_on_the_phone_that_turned_it_only(playing: Table, app: Flask) -> None:
+    playing.play("6-4")
+
+    def board(client: FlaskClient) -> str:
+        html = client.get(f"/g/{playing.game_id}", headers=HX).get_data(as_text=True)
+        found = re.search(r'<section id="board".*?</section>', html, flags=re.S)
+        assert found is not None
+        return found.group(0)
+
+    upright = board(playing.client)
+    turn = f"/g/{playing.game_id}/turn"
+    assert playing.client.post(turn, data={"on": "1", "csrf_token": CSRF_TOKEN}).status_code == 303
+    assert "Layout turned on" in text(playing.page())
+    assert board(playing.client) != upright
+    other = app.test_client()
+    assert "Layout turned off" in text(other.get(f"/g/{playing.game_id}"))
+    assert board(other) == upright
+    playing.client.post(turn, data={"on": "0", "csrf_token": CSRF_TOKEN})
+    assert "Layout turned off" in text(playing.page())
+    assert board(playing.client) == upright

@@ -164,9 +164,25 @@ class EndValue:
     value: int
 
     def __str__(self) -> str:
-        if self.tile.is_double:
-            return f"[{self.tile.a}|{self.tile.b}] {self.value}"
-        return str(self.value)
+        return _term(self.tile, self.value)
+
+
+def _term(tile: Tile, value: int) -> str:
+    """A term of a breakdown: a double is shown as one (``[6|6] 12``), any other end by its
+    value."""
+    return f"[{tile.a}|{tile.b}] {value}" if tile.a == tile.b else str(value)
+
+
+def _split(terms: tuple[EndValue, ...], end: int, start: int) -> tuple[str, int, str]:
+    """The breakdown's text up to ``terms[end]`` and from ``terms[start]``, around a new term,
+    with the sum of those terms."""
+    before, after = terms[:end], terms[start:]
+    rest = sum(term.value for term in before) + sum(term.value for term in after)
+    return (
+        "".join(f"{term} + " for term in before),
+        rest,
+        "".join(f" + {term}" for term in after),
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -477,28 +493,71 @@ class Layout:
         return Layout(self.lead, arms, spinners, rules)
 
     def placements(self, tile: Tile) -> tuple[Placement, ...]:
-        """Every place ``tile`` can go now, with the count and points each would give."""
-        key = (tile.a, tile.b)  # as written: a lead keeps the orientation it was entered in
-        known = self._placed.get(key)
-        if known is None:
-            known = self._placed[key] = self._placements(tile)
-        return known
+        """Every place ``tile`` can go now, with the count and points each would give (R11).
+
+        Worked out from the open ends by arithmetic, not by building the layout after each
+        placement: a play changes only the term of the end it covers (or adds one), and a lone
+        lead double stops counting once both its sides are covered (R11). The layout ``place``
+        builds gives the same answers (``tests/rules/test_rules_hints.py``).
+
+        >>> opened = Layout.empty().place(Tile(5, 5), None).place(Tile(5, 3), Arm.LEFT)
+        >>> [(str(p.arm), p.count, p.breakdown) for p in opened.placements(Tile(5, 2))]
+        [('right', 5, '3 + 2 = 5')]
+        """
+        if self.lead is None:
+            return (self._lead_placement(tile),)
+        rules = self.rules
+        result = []
+        for arm, pip in self._ends:
+            if tile.a == pip:
+                laid = tile
+            elif tile.b == pip:
+                laid = Tile(pip, tile.a)
+            else:
+                continue
+            before, rest, after = self._around[arm]
+            value = rules.double_value(laid) if laid.a == laid.b else laid.b
+            count = rest + value
+            breakdown = f"{before}{_term(laid, value)}{after} = {count}"
+            result.append(Placement(laid, arm, count, rules.points_for(count), breakdown))
+        return tuple(result)
+
+    def _lead_placement(self, tile: Tile) -> Placement:
+        """R11: a lone lead counts both its halves; a lone double, as a double (R18)."""
+        if tile.a == tile.b:
+            count = self.rules.double_value(tile)
+            breakdown = f"{_term(tile, count)} = {count}"
+        else:
+            count = tile.a + tile.b
+            breakdown = f"{tile.a} + {tile.b} = {count}"
+        return Placement(tile, None, count, self.rules.points_for(count), breakdown)
 
     @cached_property
-    def _placed(self) -> dict[tuple[int, int], tuple[Placement, ...]]:
-        """Placements already worked out on this layout, by tile (screens ask every tile)."""
-        return {}
-
-    def _placements(self, tile: Tile) -> tuple[Placement, ...]:
-        if self.lead is None:
-            after = self.place(tile, None)
-            return (Placement(tile, None, after.count, after.points, after.breakdown),)
-        result = []
-        for arm in self.fits(tile):
-            after = self.place(tile, arm)
-            laid = after.arm(arm)[-1]
-            result.append(Placement(laid, arm, after.count, after.points, after.breakdown))
-        return tuple(result)
+    def _around(self) -> dict[Arm, tuple[str, int, str]]:
+        """For each open end, the terms of the count before and after the one a tile played
+        there puts in (R8, R11, R17): the end's own term is replaced; an empty side of a lone
+        lead double goes before (left) or after (right) the double, whose own term a tile on
+        its second side replaces; an empty branch goes in its spinner's order. Kept as the
+        breakdown's text before and after the new term, and the sum of the other terms."""
+        terms = self.end_values
+        order: dict[Arm | None, int] = {None: 0, Arm.LEFT: 0, Arm.RIGHT: 0}
+        for number, spinner in enumerate(self.spinners, start=1):
+            order[spinner.up], order[spinner.down] = 2 * number, 2 * number + 1
+        around: dict[Arm, tuple[str, int, str]] = {}
+        for arm, _ in self._ends:
+            at = next((i for i, term in enumerate(terms) if term.arm is arm), None)
+            if at is None and order[arm] == 0:  # an empty side of a lone lead double
+                at = next(i for i, term in enumerate(terms) if term.arm is None)
+                if not self.arm(Arm.RIGHT if arm is Arm.LEFT else Arm.LEFT):  # it still counts
+                    split = at + (arm is Arm.RIGHT)
+                    around[arm] = _split(terms, split, split)
+                    continue
+            if at is None:  # an empty branch
+                split = sum(1 for term in terms if order[term.arm] < order[arm])
+                around[arm] = _split(terms, split, split)
+            else:
+                around[arm] = _split(terms, at, at + 1)
+        return around
 
     def why_not(self, tile: Tile) -> Message:
         """A sentence saying why ``tile`` fits no open end (R5)."""

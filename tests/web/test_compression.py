@@ -1,0 +1,80 @@
+"""Compressed answers: what a phone asks for gzip, it gets gzip, and nothing breaks for it —
+a part of a file, a file checked again with its ETag, the service worker, a play."""
+
+from __future__ import annotations
+
+import gzip
+from pathlib import Path
+
+import pytest
+from flask.testing import FlaskClient
+
+from tests.conftest import CSRF_TOKEN
+from tests.web.conftest import HX, Table
+
+GZIP = {"Accept-Encoding": "gzip, deflate, br"}
+STATIC = Path(__file__).parents[2] / "static"
+
+
+def body_of(client: FlaskClient, path: str, **headers: str) -> tuple[int, dict[str, str], bytes]:
+    with client.get(path, headers=headers) as response:  # a file response: closed when read
+        return response.status_code, dict(response.headers), response.get_data()
+
+
+@pytest.mark.parametrize("name", ["app.css", "htmx-2.0.11.min.js", "app.js"])
+def test_a_static_file_comes_gzip_and_unpacks_to_the_file(client: FlaskClient, name: str) -> None:
+    status, headers, body = body_of(client, f"/static/{name}", **GZIP)
+    assert status == 200
+    assert headers["Content-Encoding"] == "gzip"
+    assert "Accept-Encoding" in headers["Vary"]
+    assert gzip.decompress(body) == (STATIC / name).read_bytes()
+    assert int(headers["Content-Length"]) == len(body)
+
+
+def test_a_gzip_files_etag_is_answered_304_when_the_phone_checks_it(client: FlaskClient) -> None:
+    _, headers, _ = body_of(client, "/static/app.css", **GZIP)
+    status, again, body = body_of(
+        client, "/static/app.css", **GZIP, **{"If-None-Match": headers["ETag"]}
+    )
+    assert status == 304
+    assert body == b""
+    assert again["ETag"] == headers["ETag"]
+
+
+def test_a_plain_files_etag_is_not_the_gzip_ones(client: FlaskClient) -> None:
+    _, packed, _ = body_of(client, "/static/app.css", **GZIP)
+    status, plain, body = body_of(client, "/static/app.css", **{"Accept-Encoding": "identity"})
+    assert status == 200 and "Content-Encoding" not in plain
+    assert plain["ETag"] != packed["ETag"]
+    assert "Accept-Encoding" in plain["Vary"]  # a cache keeps the two apart
+    assert body == (STATIC / "app.css").read_bytes()
+
+
+def test_a_part_of_a_file_is_sent_as_the_bytes_of_the_file(client: FlaskClient) -> None:
+    status, headers, body = body_of(client, "/static/app.css", **GZIP, Range="bytes=100-5099")
+    assert status == 206
+    assert "Content-Encoding" not in headers
+    assert headers["Content-Range"].startswith("bytes 100-5099/")
+    assert body == (STATIC / "app.css").read_bytes()[100:5100]
+
+
+def test_the_service_worker_comes_gzip_and_is_still_checked_on_every_visit(
+    client: FlaskClient,
+) -> None:
+    plain = client.get("/sw.js").get_data()
+    status, headers, body = body_of(client, "/sw.js", **GZIP)
+    assert status == 200
+    assert headers["Content-Encoding"] == "gzip"
+    assert headers["Cache-Control"] == "no-cache"
+    assert gzip.decompress(body) == plain
+
+
+def test_the_answer_to_a_play_comes_gzip_and_says_what_it_varies_on(table: Table) -> None:
+    table.create("Ana", "Ben", "Cy")
+    table.start(leader="0")
+    data = {"seq": table.seq, "tile": "5-5", "csrf_token": CSRF_TOKEN}
+    packed = table.client.post(f"{table.url}/play", data=data, headers={**HX, **GZIP})
+    assert packed.status_code == 200
+    assert packed.headers["Content-Encoding"] == "gzip"
+    assert {"Accept-Encoding", "HX-Request"} <= set(packed.vary)
+    assert "Ana led 5-5" in gzip.decompress(packed.get_data()).decode()
