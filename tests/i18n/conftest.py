@@ -78,10 +78,12 @@ def pseudo_folder(tmp_path_factory: pytest.TempPathFactory, extracted: Catalog) 
         if not message.id:
             continue
         if isinstance(message.id, str):
-            catalog.add(message.id, pseudo(message.id), flags=message.flags)
+            catalog.add(
+                message.id, pseudo(message.id), flags=message.flags, context=message.context
+            )
         else:
             forms = tuple(pseudo(form) for form in message.id)
-            catalog.add(message.id, forms, flags=message.flags)
+            catalog.add(message.id, forms, flags=message.flags, context=message.context)
     messages = folder / PSEUDO / "LC_MESSAGES"
     messages.mkdir(parents=True)
     with (messages / "messages.mo").open("wb") as target:

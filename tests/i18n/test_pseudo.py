@@ -24,7 +24,7 @@ from flask.testing import FlaskClient
 from tests.conftest import CSRF_TOKEN
 from tests.rules.rules_table import EXAMPLE_C_MOVES
 from tests.web.conftest import HX, Table
-from webapp.i18n import COOKIE
+from webapp.i18n import COOKIE, LANGUAGES
 from webapp.rules import to_dict
 
 from .conftest import PSEUDO
@@ -179,9 +179,14 @@ def test_the_pseudo_language_is_served_where_it_is_chosen(pseudo_client: FlaskCl
     assert "Ĝúíďéď ƒíŕšţ ĥáñď" in page  # "Guided first hand", from the pseudo catalog
 
 
+@pytest.mark.parametrize("language", [PSEUDO, *LANGUAGES])
 def test_every_page_and_every_refusal_is_translated(
-    pseudo_app: Flask, pseudo_client: FlaskClient
+    pseudo_app: Flask, pseudo_client: FlaskClient, language: str
 ) -> None:
+    """In the pseudo-language, nothing is left untranslated; in every real language, every
+    page and refusal is answered as it is in English (a language's own plural rules, lists
+    and numbers can fail where English does not)."""
+    pseudo_client.set_cookie(COOKIE, language)
     pages = Pages(pseudo_client)
     table = Table(pseudo_app, pseudo_client)
     get = pages.get
@@ -278,4 +283,5 @@ def test_every_page_and_every_refusal_is_translated(
         pages.look(f"refusal {param.id}", response, (400, 409, 422))
     assert refused >= 40, refused
 
-    assert not pages.offenders, pages.report()
+    if language == PSEUDO:
+        assert not pages.offenders, pages.report()
