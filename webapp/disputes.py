@@ -9,12 +9,13 @@ already settled, ``rules.audit`` for draws and passes, ``rules.rescore`` for oth
 
 from __future__ import annotations
 
+import zlib
 from array import array
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from flask import Blueprint, abort, redirect, render_template, request, url_for
+from flask import Blueprint, abort, g, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
 from markupsafe import Markup
 
@@ -190,15 +191,31 @@ def disputes_of(snap: Snapshot) -> dict[str, Any]:
     # (the history they come from is not kept).
     notes = store().cache.at(snap.id, "audits", prefix)
     if not isinstance(notes, dict):
-        history = replay(state.options, _actions(snap)[:prefix])
-        audits = {}
-        for played in history.hands:
-            checked = hand_audit(played, state.options)
-            if checked is not None:
-                audits[played.number] = _audit_view(checked, state.options)
-        notes = {"audits": audits, "last": state.results[-1].number, "prefix": prefix}
-        store().cache.put(snap.id, "audits", prefix, notes)
+        notes = _every_audit(snap, prefix)
+        # The log lists the last two hands move by move, with their audits; the older ones are
+        # drawn once per settlement (``older_hands``), so only the recent audits are kept.
+        recent = state.hand_number - 1
+        kept = {number: seen for number, seen in notes["audits"].items() if number >= recent}
+        store().cache.put(snap.id, "audits", prefix, {**notes, "audits": kept})
     return notes
+
+
+def _every_audit(snap: Snapshot, prefix: int) -> dict[str, Any]:
+    """Every settled hand's audit, from the log up to the last settlement in effect (kept
+    for the rest of the request, which may draw the older hands with them)."""
+    found = g.get("allfives_audits")
+    if found is not None and found[0] == (snap.id, prefix):
+        return dict(found[1])
+    state = snap.state
+    history = replay(state.options, _actions(snap)[:prefix])
+    audits = {}
+    for played in history.hands:
+        checked = hand_audit(played, state.options)
+        if checked is not None:
+            audits[played.number] = _audit_view(checked, state.options)
+    notes = {"audits": audits, "last": state.results[-1].number, "prefix": prefix}
+    g.allfives_audits = ((snap.id, prefix), notes)
+    return dict(notes)
 
 
 def older_hands(shown: Reader, real: Snapshot, log: list[dict[str, Any]]) -> Markup:
@@ -211,10 +228,14 @@ def older_hands(shown: Reader, real: Snapshot, log: list[dict[str, Any]]) -> Mar
     numbers = tuple(hand["number"] for hand in older)
     kept = store().cache.at(real.id, ("older", shown.id, str(get_locale())), notes["prefix"])
     if kept is not None and kept[0] == numbers:
-        return Markup(kept[1])
-    found = Markup(render_template("_log_older.html", hands=older, notes=notes, snap=shown))
+        return Markup(zlib.decompress(kept[1]).decode())
+    every = _every_audit(real, notes["prefix"])
+    found = Markup(render_template("_log_older.html", hands=older, notes=every, snap=shown))
+    # Kept compressed: a long game's older hands are tens of kilobytes of HTML, a tenth of it
+    # deflated, and unpacking it costs less than drawing it again.
+    packed = zlib.compress(found.encode(), 1)
     store().cache.put(
-        real.id, ("older", shown.id, str(get_locale())), notes["prefix"], (numbers, found)
+        real.id, ("older", shown.id, str(get_locale())), notes["prefix"], (numbers, packed)
     )
     return found
 

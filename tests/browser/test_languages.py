@@ -47,7 +47,11 @@ CUT_OFF = """() => {
       cut.push(box.tagName.toLowerCase() + "." + box.className + ": " + box.textContent.trim());
     }
   }
-  return {page: root.scrollWidth, screen: root.clientWidth, cut: cut};
+  const out = [...document.body.querySelectorAll("*")]
+    .filter((box) => box.getBoundingClientRect().right > root.clientWidth + 1)
+    .map((box) => box.tagName.toLowerCase() + "." + box.className + " " +
+      Math.round(box.getBoundingClientRect().right) + "px: " + box.textContent.trim().slice(0, 40));
+  return {page: root.scrollWidth, screen: root.clientWidth, cut: cut, out: out.slice(0, 6)};
 }"""
 
 
@@ -74,7 +78,9 @@ def check_fits(page: Page, what: str, shots: Path) -> None:
     # The whole page, but the rules (some 10,000 px tall): their first screen.
     page.screenshot(path=str(shots / f"{language}-{what}.png"), full_page=what != "rules")
     found = page.evaluate(CUT_OFF)
-    assert found["page"] <= found["screen"], f"{language} {what}: {found['page']}px wide"
+    assert found["page"] <= found["screen"], (
+        f"{language} {what}: {found['page']}px wide: {found['out']}"
+    )
     assert found["cut"] == [], f"{language} {what}: text cut off: {found['cut']}"
 
 
