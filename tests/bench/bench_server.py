@@ -44,6 +44,7 @@ from flask import Flask
 from load import scripted_actions
 
 from webapp import create_app
+from webapp.cache import BUDGET as CACHE_BUDGET
 from webapp.cli import _warm
 from webapp.rules import Arm, Play, StartHand, Tile, Undo
 from webapp.store import Store
@@ -251,11 +252,10 @@ def measure_memory(database: Path) -> None:
     grown = sum(stat.size_diff for stat in after.compare_to(before, "filename"))
     each = grown / (len(games) - 1)
     print(f"memory per cached game of 1,000 actions, as served: {each / 1024:,.0f} KiB")
-    cached = 1024
     figure(
         "memory per cached game, 1,000 actions as served",
-        f"{each / 1024:,.0f} KiB ({cached:,} games cached per worker: up to "
-        f"{each * cached / 2**30:.1f} GiB)",
+        f"{each / 1024:,.0f} KiB (the default {CACHE_BUDGET / 2**20:.0f} MiB cache per worker "
+        f"holds about {CACHE_BUDGET / each:,.0f} such games)",
         "100 KiB",
     )
     bench.store.close()

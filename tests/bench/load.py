@@ -209,7 +209,7 @@ def server_cpu(pid: int) -> float:
     return total
 
 
-def start_server(db: Path, port: int, threads: int, workers: int) -> subprocess.Popen[bytes]:
+def start_server(db: Path | str, port: int, threads: int, workers: int) -> subprocess.Popen[bytes]:
     server = subprocess.Popen(
         [
             sys.executable,
@@ -240,10 +240,10 @@ def start_server(db: Path, port: int, threads: int, workers: int) -> subprocess.
     raise RuntimeError("server did not start")
 
 
-def run(count: int, seconds: float, port: int, threads: int, workers: int) -> None:
+def run(count: int, seconds: float, port: int, threads: int, workers: int, db: str = "") -> None:
     rng = random.Random(count)
     with tempfile.TemporaryDirectory() as folder:
-        server = start_server(Path(folder) / "load.sqlite3", port, threads, workers)
+        server = start_server(db or Path(folder) / "load.sqlite3", port, threads, workers)
         base = f"http://127.0.0.1:{port}"
         try:
             page, headers = call(base, "GET", "/new")
@@ -325,6 +325,9 @@ def main() -> None:
     parser.add_argument("--port", type=int, default=0, help="default: any free port")
     parser.add_argument("--threads", type=int, default=8)
     parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument(
+        "--db", default="", help="a SQLAlchemy URL (e.g. PostgreSQL); default: a new SQLite file"
+    )
     args = parser.parse_args()
     if args.quick:
         args.tables, args.seconds = [100, 1000], 10.0
@@ -334,7 +337,7 @@ def main() -> None:
             args.port = probe.getsockname()[1]
     print(f"allfives serve --workers {args.workers} --threads {args.threads}")
     for count in args.tables:
-        run(count, args.seconds, args.port, args.threads, args.workers)
+        run(count, args.seconds, args.port, args.threads, args.workers, args.db)
     print("\n| figure | measured | budget |\n| --- | --- | --- |")
     print("\n".join(ROWS))
 
