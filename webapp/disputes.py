@@ -189,14 +189,15 @@ def disputes_of(snap: Snapshot) -> dict[str, Any]:
     prefix = _settled(snap)
     # The audits change only with the settlements in effect: worked out once per settlement
     # (the history they come from is not kept).
-    notes = store().cache.at(snap.id, "audits", prefix)
-    if not isinstance(notes, dict):
-        notes = _every_audit(snap, prefix)
-        # The log lists the last two hands move by move, with their audits; the older ones are
-        # drawn once per settlement (``older_hands``), so only the recent audits are kept.
-        recent = state.hand_number - 1
-        kept = {number: seen for number, seen in notes["audits"].items() if number >= recent}
-        store().cache.put(snap.id, "audits", prefix, {**notes, "audits": kept})
+    kept_notes = store().cache.at(snap.id, "audits", prefix)
+    if isinstance(kept_notes, dict):
+        return kept_notes
+    notes = _every_audit(snap, prefix)
+    # The log lists the last two hands move by move, with their audits; the older ones are
+    # drawn once per settlement (``older_hands``), so only the recent audits are kept.
+    recent = state.hand_number - 1
+    kept = {number: seen for number, seen in notes["audits"].items() if number >= recent}
+    store().cache.put(snap.id, "audits", prefix, {**notes, "audits": kept})
     return notes
 
 
