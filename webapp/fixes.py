@@ -142,7 +142,7 @@ def _page(
         chosen = Tile.parse(tile_text) if tile_text else None
     except RuleError as refusal:
         notice = notice or refusal_notice(refusal)
-    boneyard = hand.boneyard + sum(m.drawn for m in hand.moves[entry - 1 :])
+    boneyard = hand.boneyard_before(entry)
     return render_template(
         "fix.html",
         snap=snapshot,

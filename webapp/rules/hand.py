@@ -72,6 +72,11 @@ class Hand:
         """R20: how many tiles of the boneyard may still be drawn (the reserve never is)."""
         return self.layout.rules.drawable(self.boneyard)
 
+    def boneyard_before(self, entry: int) -> int:
+        """The tiles in the boneyard just before move ``entry`` (1 for the first) was made:
+        those left now and those drawn since."""
+        return self.boneyard + sum(move.drawn for move in self.moves[entry - 1 :])
+
     @property
     def unplayed(self) -> tuple[Tile, ...]:
         """Every tile not on the table: in the players' hands or the boneyard."""
