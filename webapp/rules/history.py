@@ -101,7 +101,8 @@ def settled_prefix(actions: Sequence[Action]) -> int:
     >>> settled_prefix([EndHand(), Undo(), Pass()])
     0
     """
-    return prefix_of(actions, standing_after((), actions, 0))
+    found = settled_after((), actions, 0)
+    return found[-1] if found else 0
 
 
 def standing_after(standing: Sequence[int], actions: Sequence[Action], start: int) -> list[int]:
@@ -144,14 +145,6 @@ def settled_after(prefixes: Sequence[int], actions: Sequence[Action], first: int
         else:
             found.append(index + 1 if isinstance(action, EndHand) else found[-1] if found else 0)
     return found
-
-
-def prefix_of(actions: Sequence[Action], standing: Sequence[int]) -> int:
-    """``settled_prefix`` from the actions in effect: just past the last settlement among them."""
-    for index in reversed(standing):
-        if isinstance(actions[index], EndHand):
-            return index + 1
-    return 0
 
 
 def replay(options: Options, actions: Sequence[Action]) -> History:
