@@ -1,5 +1,5 @@
 """Bring the message catalogs up to date with the code: extract every marked string into
-``webapp/translations/messages.pot``, then merge it into each language's ``.po`` (new messages
+``webapp/i18n/translations/messages.pot``, then merge it into each language's ``.po`` (new messages
 empty, changed ones marked fuzzy for a translator to check). Run after changing any marked
 text::
 
@@ -19,7 +19,7 @@ from babel.messages.frontend import CommandLineInterface
 from babel.messages.pofile import read_po, write_po
 
 ROOT = Path(__file__).resolve().parent.parent
-TRANSLATIONS = ROOT / "webapp" / "translations"
+TRANSLATIONS = ROOT / "webapp" / "i18n" / "translations"
 TEMPLATE = TRANSLATIONS / "messages.pot"
 # The engine's no-op markers (webapp/rules): N_("...") and NP_("one", "many").
 KEYWORDS = ("_", "gettext", "ngettext:1,2", "pgettext:1c,2", "lazy_gettext", "N_", "NP_:1,2")
@@ -29,6 +29,9 @@ SOURCE = "en"  # the language the messages are written in: its catalog says them
 def extract(target: Path) -> None:
     """Every marked message of webapp/ and templates/ (babel.cfg), into ``target``."""
     arguments = ["pybabel", "-q", "extract", "-F", "babel.cfg", "--no-default-keywords"]
+    # Folders starting with "_" (templates/_macros, templates/_base) hold words too: only
+    # hidden folders and caches are passed over (Babel's default skips "_" folders).
+    arguments += ["--ignore-dirs", ".* __pycache__"]
     for keyword in KEYWORDS:
         arguments += ["-k", keyword]
     arguments += [

@@ -1,9 +1,14 @@
-"""The All Fives table companion: a Flask app over the rules engine in ``webapp.rules``."""
+"""The All Fives table companion: a Flask app over the rules engine in ``webapp.rules``.
+
+The code is laid out as the app is (README, "How the code is laid out"): ``rules/`` the game,
+``store/`` persistence, ``web/`` what every area uses, ``i18n/`` languages, ``ui/`` drawing
+and shared words, one blueprint package per area (``home/``, ``game/``, ``disputes/``,
+``teaching/``, ``api/``) and ``serve/`` for running it.
+"""
 
 from __future__ import annotations
 
 import os
-import secrets
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -18,8 +23,12 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     used on its own without them."""
     from flask import Flask
 
-    from . import limits
-    from .db import database_url, open_store
+    from . import config, i18n
+    from .config import StartupError
+    from .i18n import words
+    from .store import Unusable, open_store
+    from .ui import tiles
+    from .web import compress, errors, game, htmx, limits, security
 
     instance = os.environ.get("ALLFIVES_INSTANCE")  # default: Flask's instance/ folder
     app = Flask(
@@ -29,114 +38,38 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         template_folder="../templates",
         static_folder="../static",
     )
-    app.config.from_mapping(
-        DATABASE=os.environ.get("ALLFIVES_DATABASE", ""),
-        SQLITE_SYNCHRONOUS=os.environ.get("ALLFIVES_SQLITE_SYNCHRONOUS", "NORMAL"),
-        # The bytes of replayed games kept in memory, per process (webapp/cache.py).
-        CACHE_BYTES=os.environ.get("ALLFIVES_CACHE_BYTES", str(64 * 1024 * 1024)),
-        MAX_CONTENT_LENGTH=limits.BODY_LIMIT,
-        # Behind a reverse proxy (README, "On a public host"): the address players reach,
-        # the Host names accepted without it, and how many proxies' X-Forwarded-* to trust.
-        PUBLIC_URL=os.environ.get("ALLFIVES_PUBLIC_URL", ""),
-        ALLOWED_HOSTS=os.environ.get("ALLFIVES_ALLOWED_HOSTS", ""),
-        TRUSTED_PROXIES=os.environ.get("ALLFIVES_TRUSTED_PROXIES", "0"),
-        RATELIMIT_STORAGE_URI=os.environ.get("ALLFIVES_RATE_LIMIT_STORAGE", "memory://"),
-        SESSION_COOKIE_SAMESITE="Lax",
-        SESSION_COOKIE_HTTPONLY=True,
-        PERMANENT_SESSION_LIFETIME=60 * 60 * 24 * 365,
-        # The cookie is re-sent when it changes (opening a game renews its year), not on every
-        # play and poll: that saved re-signing it and ~250 bytes on each response.
-        SESSION_REFRESH_EACH_REQUEST=False,
-        SEND_FILE_MAX_AGE_DEFAULT=60 * 60 * 24 * 30,
-    )
+    app.config.from_mapping(config.from_environment())
     if test_config:
         app.config.from_mapping(test_config)
-    if "RATELIMIT_ENABLED" not in app.config:  # tests turn them on where they test them
-        off = os.environ.get("ALLFIVES_RATE_LIMITS", "on").lower() in ("off", "0", "no")
-        app.config["RATELIMIT_ENABLED"] = not (off or app.testing)
-    if not app.config.get("SECRET_KEY"):
-        app.config["SECRET_KEY"] = os.environ.get("ALLFIVES_SECRET_KEY") or _instance_secret(app)
-    if not app.config["DATABASE"]:
-        _instance_folder(app)
-    url = database_url(app.config["DATABASE"] or str(Path(app.instance_path) / "allfives.sqlite3"))
-    app.config["DATABASE_URL"] = url
-    app.extensions["allfives_store"] = open_store(
-        url, app.config["SQLITE_SYNCHRONOUS"], _cache_bytes(app.config["CACHE_BYTES"])
-    )
+    url = config.settle(app)
+    budget = config.cache_bytes(app.config["CACHE_BYTES"])
+    try:
+        app.extensions["allfives_store"] = open_store(url, app.config["SQLITE_SYNCHRONOUS"], budget)
+    except Unusable as error:
+        raise StartupError(str(error)) from error.__cause__
 
-    from . import (
-        api,
-        compress,
-        disputes,
-        errors,
-        fixes,
-        i18n,
-        pages,
-        security,
-        shell,
-        teaching,
-        words,
-    )
+    from . import api, disputes, home, teaching
+    from . import game as game_area
+    from .home import shell
 
     security.behind_proxy(app)
     limits.register(app)
     i18n.register(app)  # the reader's language, before any page is rendered
     words.register(app)  # engine messages printed by templates, in that language
+    game.register(app)  # the game named by the URL, read once per request
+    htmx.register(app)
+    # Globals rather than context: the tile macros are imported without the template's context.
+    app.jinja_env.globals.update(
+        tile_svg=tiles.tile_svg,
+        piece_svg=tiles.piece_svg,
+        tile_symbols=tiles.tile_symbols,
+        tile_use=tiles.tile_use,
+    )
 
-    app.register_blueprint(api.bp)
-    app.register_blueprint(pages.bp)
-    app.register_blueprint(disputes.bp)
-    app.register_blueprint(teaching.bp)
-    app.register_blueprint(fixes.bp)
+    for area in (api, home, game_area, disputes, teaching):
+        app.register_blueprint(area.bp)
     shell.register(app)  # the installable app: manifest, service worker, offline page
     errors.register(app)
     security.register(app)
     compress.register(app)
     return app
-
-
-def _cache_bytes(value: object) -> int:
-    """The cache's budget from its setting; :class:`StartupError` if it is no size."""
-    from .errors import StartupError
-
-    text = str(value).strip()
-    if not text.isdigit() or int(text) < 1:
-        raise StartupError(
-            f"ALLFIVES_CACHE_BYTES must be a whole number of bytes, such as 67108864, not {text!r}"
-        )
-    return int(text)
-
-
-def _instance_folder(app: Flask) -> Path:
-    """The instance folder, made if missing; :class:`StartupError` if it cannot be."""
-    from .errors import StartupError
-
-    folder = Path(app.instance_path)
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-    except OSError as error:
-        raise StartupError(
-            f"cannot write to {folder}: set ALLFIVES_INSTANCE to a folder you can write to, "
-            "or set ALLFIVES_DATABASE and ALLFIVES_SECRET_KEY"
-        ) from error
-    return folder
-
-
-def _instance_secret(app: Flask) -> str:
-    """A signing key kept in the instance folder, so devices stay remembered across restarts."""
-    from .errors import StartupError
-
-    path = _instance_folder(app) / "secret_key"
-    try:
-        if not path.exists():
-            path.write_text(secrets.token_hex(32))
-            path.chmod(0o600)
-        key = path.read_text().strip()
-    except OSError as error:
-        raise StartupError(
-            f"cannot read or write the signing key {path}: make it readable and writable by "
-            "this user, or set ALLFIVES_SECRET_KEY"
-        ) from error
-    if not key:
-        raise StartupError(f"the signing key {path} is empty: delete it to make a new one")
-    return key

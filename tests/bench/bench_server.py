@@ -44,10 +44,10 @@ from flask import Flask
 from load import scripted_actions
 
 from webapp import create_app
-from webapp.cache import BUDGET as CACHE_BUDGET
-from webapp.cli import _warm
 from webapp.rules import Arm, Play, StartHand, Tile, Undo
+from webapp.serve.cli import _warm
 from webapp.store import Store
+from webapp.store.cache import BUDGET as CACHE_BUDGET
 
 HX = {"HX-Request": "true", "Sec-Fetch-Site": "same-origin"}
 GZIP = {"Accept-Encoding": "gzip"}
@@ -329,10 +329,13 @@ PARTS = (
     ("the test client (left out)", ("werkzeug/test.py", "flask/testing.py", "bench_server.py")),
     ("rules engine", ("webapp/rules/",)),
     ("templates", ("jinja2/", "markupsafe/", "templates/")),
-    ("template context (view models)", ("webapp/screen.py", "webapp/present.py", "drawing.py")),
-    ("store: read and write", ("webapp/store.py", "webapp/sqlpath.py", "sqlalchemy/", "sqlite")),
+    (
+        "template context (view models)",
+        ("webapp/game/screen.py", "webapp/game/regions.py", "webapp/ui/"),
+    ),
+    ("store: read and write", ("webapp/store/", "sqlalchemy/", "sqlite")),
     ("session cookie", ("flask/sessions.py", "itsdangerous/")),
-    ("gzip", ("gzip.py", "zlib", "webapp/compress.py")),
+    ("gzip", ("gzip.py", "zlib", "webapp/web/compress.py")),
     ("rate limits", ("flask_limiter/", "limits/")),
     ("Flask/Werkzeug", ("flask/", "werkzeug/", "blinker/")),
     ("views, CSRF and headers", ("webapp/",)),

@@ -214,7 +214,7 @@ def start_server(db: Path | str, port: int, threads: int, workers: int) -> subpr
         [
             sys.executable,
             "-m",
-            "webapp.cli",
+            "webapp.serve.cli",
             "serve",
             "--host",
             "127.0.0.1",

@@ -53,7 +53,7 @@ def test_the_committed_template_holds_every_marked_message(extracted: Catalog) -
     missing = sorted(map(str, keys(extracted) - keys(committed)))
     stale = sorted(map(str, keys(committed) - keys(extracted)))
     assert not missing and not stale, (
-        "webapp/translations/messages.pot is out of date: run `python3 tools/catalogs.py`.\n"
+        "webapp/i18n/translations/messages.pot is out of date: run `python3 tools/catalogs.py`.\n"
         f"Not in it ({len(missing)}): {missing[:SHOWN]}\nNo longer used ({len(stale)}): "
         f"{stale[:SHOWN]}"
     )

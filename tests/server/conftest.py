@@ -58,7 +58,7 @@ class Server:
             [
                 sys.executable,
                 "-m",
-                "webapp.cli",
+                "webapp.serve.cli",
                 "serve",
                 "--host",
                 "127.0.0.1",

@@ -12,10 +12,12 @@ import pytest
 from flask import Flask
 
 from tests.bench.load import scripted_actions
-from webapp import create_app, pages
-from webapp.errors import StartupError
+from webapp import create_app
+from webapp.config import StartupError
+from webapp.game.more import _log
 from webapp.rules import Options
 from webapp.store import Store
+from webapp.web.game import Table
 
 BUDGET = 100 * 1024  # bytes a game of 1,000 actions may hold in the cache
 
@@ -103,7 +105,7 @@ def test_the_game_log_after_a_restart_lists_the_last_two_hands_as_before(
     first = make_app(database_url)
     game_id = long_game(first.extensions["allfives_store"], 400)
     with first.app_context():
-        warm = pages._log(first.extensions["allfives_store"].get(game_id))
+        warm = _log(Table(game_id, viewer=False))
     first.extensions["allfives_store"].close()
     second = make_app(database_url)  # holds the current hand only, from its snapshot
     try:
@@ -111,7 +113,7 @@ def test_the_game_log_after_a_restart_lists_the_last_two_hands_as_before(
         with second.app_context():
             snapshot = store.get(game_id)
             assert len(snapshot.book.states) == len(snapshot.state.hand.moves) + 1
-            assert pages._log(snapshot) == warm
-        assert [bool(hand["entries"]) for hand in warm][:3] == [True, True, False]
+            assert _log(Table(game_id, viewer=False)) == warm
+        assert [bool(hand.entries) for hand in warm][:3] == [True, True, False]
     finally:
         second.extensions["allfives_store"].close()

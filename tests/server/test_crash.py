@@ -55,7 +55,7 @@ def test_backup_while_the_server_writes(server: Server, tmp_path) -> None:
     import subprocess
     import sys
 
-    from webapp.db import open_store
+    from webapp.store import open_store
 
     if not server.db.startswith("sqlite"):
         pytest.skip("allfives backup copies SQLite databases; PostgreSQL has pg_dump")
@@ -66,7 +66,7 @@ def test_backup_while_the_server_writes(server: Server, tmp_path) -> None:
     time.sleep(0.5)
     copy = tmp_path / "copy.sqlite3"
     done = subprocess.run(
-        [sys.executable, "-m", "webapp.cli", "backup", "--db", str(server.db), str(copy)],
+        [sys.executable, "-m", "webapp.serve.cli", "backup", "--db", str(server.db), str(copy)],
         capture_output=True,
         text=True,
         timeout=60,

@@ -356,7 +356,7 @@ def test_each_start_up_failure_prints_one_clear_line_and_exits_non_zero(
 ) -> None:
     make_db, env, sentence = FAILURES[failure]
     db = make_db(tmp_path)
-    command = [sys.executable, "-m", "webapp.cli", "serve", "--host", "127.0.0.1"]
+    command = [sys.executable, "-m", "webapp.serve.cli", "serve", "--host", "127.0.0.1"]
     command += ["--port", str(free_port())] + (["--db", db] if db else [])
     done = subprocess.run(
         command,
@@ -433,7 +433,7 @@ def test_hostile_raw_requests_get_no_5xx_and_leave_no_traceback(
 def test_a_port_in_use_is_one_line_and_no_running_banner(tmp_path: Path, workers: int) -> None:
     with socket.create_server(("127.0.0.1", 0)) as taken:
         port = taken.getsockname()[1]
-        command = [sys.executable, "-m", "webapp.cli", "serve", "--host", "127.0.0.1"]
+        command = [sys.executable, "-m", "webapp.serve.cli", "serve", "--host", "127.0.0.1"]
         command += ["--port", str(port), "--workers", str(workers)]
         command += ["--db", str(tmp_path / "games.sqlite3")]
         done = subprocess.run(

@@ -15,7 +15,7 @@ from typing import Any
 
 from tests.server.conftest import Server
 from tests.server.traffic import next_action
-from webapp.db import open_store
+from webapp.store import open_store
 
 GAMES = 4
 CLIENTS_PER_GAME = 4

@@ -16,11 +16,10 @@ from typing import Any
 
 import pytest
 
-from webapp import sqlpath
-from webapp.db import open_store
 from webapp.rules import Draw, Options, Play, StartHand, Tile, Undo
-from webapp.sqlpath import WriterQueue, fcntl
-from webapp.store import StaleRevision
+from webapp.store import StaleRevision, open_store
+from webapp.store import sql as sqlpath
+from webapp.store.writer import WriterQueue, fcntl
 
 FORK = multiprocessing.get_context("fork") if fcntl is not None else None
 

@@ -25,9 +25,8 @@ from typing import Any
 
 from flask import Flask
 
-from webapp import create_app, pages
-from webapp.disputes import _audit_view, hand_audit, history_of
-from webapp.games import store
+from webapp import create_app
+from webapp.game.more import _log
 from webapp.rules import (
     DOUBLE_SIX,
     Action,
@@ -51,6 +50,9 @@ from webapp.rules.history import PlayedHand, replay
 from webapp.rules.rescore import Rescore, changed
 from webapp.rules.scorebook import Scorebook
 from webapp.store import Snapshot, options_from_dict, options_to_dict
+from webapp.store.history import hand_audit
+from webapp.ui.labels import AuditView
+from webapp.web.game import Table, store
 
 DATA = Path(__file__).parent.parent / "data"
 GOLDEN = DATA / "golden_games.json"
@@ -234,7 +236,7 @@ def state_view(state: GameState) -> dict[str, Any]:
 
 
 def log_view(snapshot: Snapshot) -> Any:
-    return plain(pages._log(snapshot))
+    return plain(_log(Table(snapshot.id, viewer=False)))
 
 
 def hand_view(played: PlayedHand, options: Options) -> dict[str, Any]:
@@ -257,7 +259,7 @@ def hand_view(played: PlayedHand, options: Options) -> dict[str, Any]:
         "steps": steps,
         "result": plain(played.result),
         "fixes": [fixed.message for fixed in played.fixes],
-        "audit": _audit_view(found, options) if found else None,
+        "audit": plain(AuditView.of(found, options)) if found else None,
     }
 
 
@@ -289,7 +291,7 @@ def answers(app: Flask, game: dict[str, Any], cold: bool = False) -> dict[str, A
                 step["state"] = state_view(snapshot.state)
                 step["log"] = log_view(snapshot)
             steps.append(step)
-        history = history_of(snapshot)
+        history = store().history(snapshot)
         return {
             "steps": steps,
             "state": state_view(snapshot.state),

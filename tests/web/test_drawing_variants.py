@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from webapp.drawing import draw_layout
 from webapp.rules import Arm, GameState, Options, Play, StartHand, Tile
+from webapp.ui.layouts import draw_layout
 
 EXAMPLE_H = [("6-4", None), ("4-4", "right"), ("4-2", "right"), ("4-1", "up")]
 EXAMPLE_H += [("6-6", "left"), ("6-3", "left"), ("6-5", "6-6 up"), ("2-1", "right")]

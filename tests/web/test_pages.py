@@ -653,8 +653,8 @@ def test_every_form_of_the_game_screen_posts_to_its_action(app: Flask, table: Ta
             assert args.get("game_id") == table.game_id
             seen.add(endpoint)
     for name in ("start", "play", "draw", "undo", "settle"):
-        assert f"pages.{name}" in seen
-    assert "teaching.learning" in seen
+        assert f"game.{name}" in seen
+    assert "game.learning" in seen
 
 
 @pytest.mark.parametrize("path", ["/", "/new", "/rules", "/g/missing"])

@@ -7,7 +7,7 @@ from pathlib import Path
 from flask.testing import FlaskClient
 
 from tests.web.conftest import text
-from webapp.shell import static_version
+from webapp.home.shell import static_version
 
 
 def test_the_manifest_names_the_app_its_icons_and_opens_at_the_start_page(

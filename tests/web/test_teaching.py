@@ -11,8 +11,8 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from tests.conftest import CSRF_TOKEN
-from webapp import lesson
 from webapp.rules import IllegalAction, Status
+from webapp.teaching import lesson
 
 from .conftest import HX, Table, text
 

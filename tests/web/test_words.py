@@ -24,11 +24,11 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from tests.web.conftest import Table, text
+from webapp.i18n.words import say
 from webapp.rules import Draw, GameState, Options, Play, StartHand, Tile
 from webapp.rules.audit import Audit
 from webapp.rules.messages import Message
 from webapp.rules.options import SPECS
-from webapp.words import say
 
 #: The extraction keywords of babel.cfg: the engine's markers and Flask-Babel's functions.
 KEYWORDS = {"N_": None, "NP_": (1, 2), "gettext": None, "ngettext": (1, 2), "lazy_gettext": None}
@@ -223,7 +223,7 @@ def test_relative_times_are_said_in_the_readers_language(
 ) -> None:
     from datetime import UTC, datetime, timedelta
 
-    from webapp.pages import _ago
+    from webapp.home import ago as _ago
 
     speak(monkeypatch, "ro", catalog("ro", lambda message: message))
     now = datetime.now(UTC).replace(tzinfo=None)

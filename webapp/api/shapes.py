@@ -1,0 +1,164 @@
+"""The JSON API's shapes: a game's state and an action's outcome as the API answers them
+(README, "JSON API"), each an ``as_json()``. Nothing here decides a rule; it reads the
+answers of ``webapp.rules`` and names them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from ..i18n.words import refusal_data, say
+from ..rules import GameState, HandResult, Layout, Move, Outcome, Status
+from ..store import Snapshot
+from ..ui.labels import winner_names
+
+
+@dataclass(frozen=True, slots=True)
+class GameShape:
+    """The game state of the JSON API, as a reader reaches it: a watch link's without the
+    players' id."""
+
+    snapshot: Snapshot
+    viewer: bool = False
+
+    def as_json(self) -> dict[str, Any]:
+        return _game(self.snapshot, self.viewer)
+
+
+@dataclass(frozen=True, slots=True)
+class OutcomeShape:
+    """What an action did: its kind, who, points, the count, the message and what is next;
+    for a correction, the move fixed and where and why it stopped."""
+
+    state: GameState
+    outcome: Outcome
+
+    def as_json(self) -> dict[str, Any]:
+        outcome = self.outcome
+        found = {
+            "type": str(outcome.kind),
+            "player": self.state.name(outcome.seat) if outcome.seat is not None else None,
+            "points": outcome.points,
+            "count": outcome.count,
+            "breakdown": outcome.breakdown,
+            "message": say(outcome.message),
+            "next": say(outcome.next),
+        }
+        fixed = outcome.fixed
+        if fixed is None:
+            return found
+        refusal = refusal_data(fixed.refusal) if fixed.refusal else None
+        return found | {
+            "fixed": {"entry": fixed.entry, "kept": fixed.kept, "stopped": fixed.stopped},
+            "taken_back": len(fixed.dropped),
+            "stopped_because": refusal,
+        }
+
+
+def _game(snapshot: Snapshot, viewer: bool) -> dict[str, Any]:
+    state = snapshot.state
+    options = state.options
+    hand = state.hand
+    players = [
+        {
+            "seat": seat + 1,
+            "name": name,
+            "score": state.scores[options.side_of(seat)],
+            "held": hand.held[seat] if hand else 0,
+        }
+        for seat, name in enumerate(options.players)
+    ]
+    data: dict[str, Any] = {
+        "id": snapshot.view_id if viewer else snapshot.id,
+        "view_id": snapshot.view_id,
+        "seq": snapshot.seq,
+        "status": state.status.value,
+        "players": players,
+        "partnership": options.partnership,
+        "target": options.goal,
+        "rules": options.rules_dict(),
+        "rules_title": say(options.title),
+        "winner": winner_names(state),
+        "winners": [options.side_name(side) for side in state.winners],
+        "next_leader": _next_leader(state),
+        "hand": _hand(state),
+        "hands": [_result(state, result) for result in state.results],
+        "can_undo": state.can_undo,
+        "can_draw": state.can_draw,
+        "can_pass": state.can_pass,
+        "last": say(state.done) or None,
+        "next": say(state.next_step()),
+    }
+    if options.partnership:
+        data["teams"] = [
+            {"players": [options.players[s] for s in options.seats_of(side)], "score": score}
+            for side, score in enumerate(state.scores)
+        ]
+    return data
+
+
+def _next_leader(state: GameState) -> str | None:
+    if state.status is not Status.AWAITING_START or state.next_leader is None:
+        return None
+    return state.name(state.next_leader)
+
+
+def _hand(state: GameState) -> dict[str, Any] | None:
+    hand = state.hand
+    if hand is None:
+        return None
+    layout = hand.layout
+    return {
+        "number": hand.number,
+        "leader": state.name(hand.leader),
+        "turn": state.name(hand.turn) if state.status is Status.PLAYING else None,
+        "boneyard": hand.boneyard,
+        "drawable": hand.drawable,
+        "held": {state.name(seat): count for seat, count in enumerate(hand.held)},
+        "ends": {arm.value: pip for arm, pip in layout.open_ends.items()},
+        "count": layout.count,
+        "breakdown": layout.breakdown,
+        "spinner": str(layout.spinner) if layout.spinner else None,
+        "spinners": [str(spinner.tile) for spinner in layout.spinners],
+        "layout": _layout(layout),
+        "moves": [_move(state, move) for move in hand.moves],
+        "end": hand.end.value if hand.end else None,
+        "went_out": state.name(hand.went_out) if hand.went_out is not None else None,
+    }
+
+
+def _layout(layout: Layout) -> dict[str, Any]:
+    return {
+        "lead": str(layout.lead) if layout.lead else None,
+        "arms": {arm.value: [str(tile) for tile in layout.arm(arm)] for arm in layout.all_arms},
+    }
+
+
+def _move(state: GameState, move: Move) -> dict[str, Any]:
+    data: dict[str, Any] = {"type": str(move.kind), "player": state.name(move.seat)}
+    if move.kind == "play":
+        data.update(
+            tile=str(move.tile),
+            end=move.arm.value if move.arm else None,
+            count=move.count,
+            points=move.points,
+            breakdown=move.breakdown,
+        )
+    elif move.kind == "draw":
+        data["count"] = move.drawn
+    return data
+
+
+def _result(state: GameState, result: HandResult) -> dict[str, Any]:
+    options = state.options
+    return {
+        "number": result.number,
+        "end": result.end.value,
+        "went_out": state.name(result.went_out) if result.went_out is not None else None,
+        "pips": {options.players[s]: p for s, p in enumerate(result.pips)},
+        "rounded": {options.players[s]: r for s, r in enumerate(result.rounded)},
+        "scored": {options.side_name(side): v for side, v in enumerate(result.scored)},
+        "settled": {options.side_name(side): v for side, v in enumerate(result.settled)},
+        "scores": {options.side_name(side): v for side, v in enumerate(result.scores)},
+    }

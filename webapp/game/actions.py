@@ -1,0 +1,212 @@
+"""The game's actions: every tap is a real form POST carrying the game's ``seq``.
+
+Without JavaScript it redirects back to the game page (the outcome travels in the session);
+with htmx the answer is the regions that changed, already showing the outcome. Every action
+of the game screen and of the fix page goes through :func:`act`, the one path from a form to
+the store: an outcome, a refusal (with R7a's "record it anyway" where the table may overrule
+it) or a stale submission are each answered one way. Which tiles fit where, points, rounding
+and refusals all come from ``webapp.rules``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from flask import redirect, render_template, request, session, url_for
+from flask.typing import ResponseReturnValue
+
+from ..rules import (
+    Action,
+    Arm,
+    Draw,
+    EndHand,
+    IllegalAction,
+    Pass,
+    Play,
+    RuleError,
+    StartHand,
+    Tile,
+    Undo,
+    to_dict,
+    whole_number,
+)
+from ..rules.messages import N_
+from ..store import StaleRevision
+from ..ui.labels import play_reasons
+from ..web.game import Table, store
+from ..web.htmx import is_htmx
+from . import bp, screen, settling
+from .notice import Notice, outcome_notice, refusal_notice, saved_notice, stale_notice
+from .views import show
+
+#: How a page answers a submission that changed nothing: with its notice and HTTP status.
+Refused = Callable[[Notice, int], ResponseReturnValue]
+
+
+def submitted_seq() -> int | None:
+    return request.form.get("seq", type=int)
+
+
+def act(
+    table: Table,
+    action: Action,
+    refused: Refused,
+    again: Mapping[str, str] | None = None,
+) -> ResponseReturnValue:
+    """Store ``action`` if the game is still at the submitted revision; then show the game with
+    its outcome. A refusal the table may overrule (R7a) offers to send the same form
+    (``again``) with ``confirm=1``; a stale submission shows the game as it is now."""
+    seq = submitted_seq()
+    try:
+        after, outcome = store().apply(table.snapshot.id, seq, action, read=table.snapshot)
+    except StaleRevision as stale:
+        table.moved_to(stale.current)
+        if _resent(stale, action):
+            return shown(table, saved_notice(stale.current.state))
+        return refused(stale_notice(stale), 409)
+    except RuleError as refusal:
+        confirm = (request.path, again) if refusal.confirmable and again is not None else None
+        return refused(refusal_notice(refusal, confirm), 422)
+    table.moved_to(after)
+    why = play_reasons(after.state, outcome) if after.learning else ()
+    return shown(table, outcome_notice(after.state, outcome, why))
+
+
+def shown(table: Table, notice: Notice) -> ResponseReturnValue:
+    """The game with ``notice``: its regions to htmx, else a redirect after the POST."""
+    if is_htmx():
+        return show(table, notice)
+    session["notice"] = notice.as_dict()
+    return redirect(url_for(".screen"), 303)
+
+
+def _resent(stale: StaleRevision, action: Action) -> bool:
+    """Whether the action that moved the game on from the submitted revision is this very one:
+    a phone that lost the answer to a tap, and sent it again."""
+    current = stale.current
+    if stale.submitted is None or stale.submitted >= current.seq:
+        return False
+    recorded = store().log_since(current.id, stale.submitted)
+    if not recorded:
+        return False
+    sent = to_dict(action)
+    stored = recorded[0][1]
+    if sent.get("type") == "play" and "end" not in sent:
+        # A tap that left the end to the rules matches the same tile on whatever end they chose.
+        stored = {key: value for key, value in stored.items() if key != "end"}
+    return bool(stored == sent)
+
+
+def on_screen(table: Table, settle: Mapping[int, Any] | None = None) -> Refused:
+    """The game screen's answer to a submission that changed nothing: with htmx, a refusal
+    changes only the notice (what was typed stays); a stale one shows the game as it is."""
+
+    def answer(notice: Notice, status: int) -> ResponseReturnValue:
+        regions = ("notice",) if status == 422 else None
+        if regions:
+            return show(table, notice, settle=settle, status=status, regions=regions)
+        return show(table, notice, status=status)
+
+    return answer
+
+
+# --- the actions ----------------------------------------------------------------------------------
+
+
+@bp.post("/g/<game_id>/play")
+def play(table: Table) -> ResponseReturnValue:
+    """A tapped tile: played at once where it fits one place (or where the form says), else the
+    table is asked which end. The game read to find where the tile fits is the one the play is
+    judged against."""
+    seq = submitted_seq()
+    answer = on_screen(table)
+    try:
+        tile = Tile.parse(request.form.get("tile", ""))
+        end = request.form.get("end", "").strip()
+        if end:
+            return act(table, Play(tile, Arm.parse(end)), answer)
+        if seq != table.seq:  # a stale tap is about an earlier layout: say so before anything
+            return act(table, Play(tile, None), answer)
+        state = table.state
+        places = screen.choices(state, tile)
+        if not places:
+            raise state.why_not(tile) or IllegalAction(
+                "no_match", N_("%(tile)s cannot be played now", tile=str(tile))
+            )
+        if len(places) == 1:
+            return act(table, Play(tile, places[0].arm), answer)
+    except RuleError as refusal:
+        return answer(refusal_notice(refusal), 422)
+    if not is_htmx():
+        return redirect(url_for(".screen", choose=str(tile)), 303)
+    return show(table, choice=screen.choice_of(tile, places), regions=("work",))
+
+
+@bp.post("/g/<game_id>/draw")
+def draw(table: Table) -> ResponseReturnValue:
+    count = whole_number(request.form.get("count", "1"), 2)
+    if not count:
+        refusal = IllegalAction("bad_draw", N_("draw a whole number of tiles, 1 or more"), "R6")
+        return on_screen(table)(refusal_notice(refusal), 422)
+    action = Draw(count, confirm=_confirmed())
+    return act(table, action, on_screen(table), again={"count": str(count)})
+
+
+@bp.post("/g/<game_id>/pass")
+def pass_turn(table: Table) -> ResponseReturnValue:
+    return act(table, Pass(confirm=_confirmed()), on_screen(table), again={})
+
+
+def _confirmed() -> bool:
+    """R7a: the table insists on a draw or pass the record disproves ("Record it anyway")."""
+    return request.form.get("confirm") == "1"
+
+
+@bp.post("/g/<game_id>/undo")
+def undo(table: Table) -> ResponseReturnValue:
+    return act(table, Undo(), on_screen(table))
+
+
+@bp.post("/g/<game_id>/start")
+def start(table: Table) -> ResponseReturnValue:
+    leader = request.form.get("leader", "").strip()
+    seat = whole_number(leader, 4)
+    if leader not in ("", "random") and seat is None:
+        refusal = IllegalAction(
+            "bad_seat", N_("%(shown)s is not a seat at this table", shown=repr(leader[:20]))
+        )
+        return on_screen(table)(refusal_notice(refusal), 422)
+    # R21: the table may say nobody holds a double, so the leader it names leads any tile.
+    no_double = request.values.get("no_double") == "1"
+    return act(table, StartHand(seat, no_double=no_double), on_screen(table))
+
+
+@bp.post("/g/<game_id>/settle")
+def settle(table: Table) -> ResponseReturnValue:
+    """Settle the hand with what was entered: one confirmation, the preview shown as typed."""
+    state = table.state
+    entered = settling.entered(state)
+    answer = on_screen(table, settle=entered)
+    if submitted_seq() != table.seq:
+        return act(table, EndHand(()), answer)  # stale: nothing applied, the game shown as is
+    try:
+        reports = settling.reports(state, entered)
+    except RuleError as refusal:
+        return answer(refusal_notice(refusal), 422)
+    return act(table, EndHand.of(reports), answer)
+
+
+@bp.get("/g/<game_id>/settle/preview")
+def settle_preview(table: Table) -> ResponseReturnValue:
+    """What the settlement would do with what is typed so far (a GET: it changes nothing)."""
+    state = table.state
+    entered = settling.entered(state)
+    preview, refusal = settling.preview(state, entered)
+    notice = refusal_notice(refusal) if refusal else None
+    if is_htmx():
+        view = screen.build(table.snapshot, False, settle=entered, preview=preview)
+        return render_template(
+            "game/_settle_preview.html", screen=view, work=view.work, refusal=notice
+        )
+    return show(table, notice, settle=entered, preview=preview)

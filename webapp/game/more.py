@@ -1,0 +1,233 @@
+"""The game screen's "More" sheet: the dispute pages that apply now, the last settled hand's
+audit, this hand move by move (each move with its Fix link), the game log, learning mode's
+hints and the share links. Built here, in the view, so that no template reads the store.
+"""
+
+from __future__ import annotations
+
+import zlib
+from collections.abc import Mapping
+from dataclasses import dataclass
+from functools import partial
+
+from flask import render_template, url_for
+from markupsafe import Markup
+
+from ..i18n.words import get_locale, gettext, say
+from ..rules import GameState, Status
+from ..rules.correction import can_fix, words
+from ..store import Audits, Part
+from ..ui.labels import AuditView
+from ..ui.picker import TileHint, tile_hints
+from ..ui.tiles import qr_svg
+from ..web.game import Table, store
+from ..web.security import public_url
+
+
+@dataclass(frozen=True, slots=True)
+class DisputeLink:
+    label: str
+    small: str
+    url: str
+
+
+@dataclass(frozen=True, slots=True)
+class LogEntry:
+    """One action still in effect, in words; a move's kind and points for its style."""
+
+    text: str
+    kind: str = "info"  # play, draw, pass, start, settle or info
+    points: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class LogHand:
+    number: int
+    entries: tuple[LogEntry, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class FixEntry:
+    """A move of the hand being played, with the address of its fix page."""
+
+    number: int
+    kind: str
+    text: str
+    points: int
+    url: str
+
+
+@dataclass(frozen=True, slots=True)
+class Learning:
+    """Learning mode: every tile that fits now, where, and what it would score."""
+
+    hints: tuple[TileHint, ...]
+    leading: bool
+
+
+@dataclass(frozen=True, slots=True)
+class MoreSheet:
+    links: tuple[DisputeLink, ...]
+    audit: AuditView | None  # the last settled hand's, between hands
+    audit_hand: int | None
+    audits: Mapping[int, AuditView]  # of the hands the log lists move by move
+    log: tuple[LogHand, ...]  # the last two hands, move by move
+    older: Markup  # the settled hands before them, drawn once per settlement
+    fixable: tuple[FixEntry, ...]
+    learning: Learning | None
+
+
+@dataclass(frozen=True, slots=True)
+class ShareLink:
+    label: str
+    hint: str
+    url: str
+    qr: Markup
+
+
+def more_of(table: Table) -> MoreSheet:
+    """The sheet for this reader (the watch link sees no Fix links and no hints)."""
+    snapshot = table.snapshot
+    state = snapshot.state
+    options = state.options
+    notes = store().audits(snapshot)
+    audits = {number: AuditView.of(found, options) for number, found in notes.by_hand.items()}
+    between = state.status in (Status.AWAITING_START, Status.GAME_OVER)
+    last = audits.get(notes.last) if between and notes.last is not None else None
+    log = _log(table)
+    return MoreSheet(
+        links=_dispute_links(state),
+        audit=last if last and last.worth_showing else None,
+        audit_hand=notes.last,
+        audits=audits,
+        log=tuple(hand for hand in log if hand.entries or not hand.number),
+        older=_older_hands(table, log, notes),
+        fixable=_fixable(table),
+        learning=_learning(state) if snapshot.learning and not table.viewer else None,
+    )
+
+
+def _dispute_links(state: GameState) -> tuple[DisputeLink, ...]:
+    links = []
+    if state.status is Status.PLAYING:
+        url = url_for("disputes.check")
+        links.append(DisputeLink(gettext("Check a play"), gettext("without entering it"), url))
+    if state.hand_number:
+        number = state.hand_number
+        label = gettext("Replay hand %(number)s", number=number)
+        links.append(DisputeLink(label, "", url_for("disputes.replay_hand", number=number)))
+    if state.results:
+        label = gettext("Rescore under other rules")
+        links.append(DisputeLink(label, "", url_for("disputes.rescore")))
+    return tuple(links)
+
+
+def _older_hands(table: Table, log: tuple[LogHand, ...], notes: Audits) -> Markup:
+    """The game log's settled hands before the last two: their headings, results and audits,
+    which change only with the settlements in effect, so drawn once per settlement, per link
+    (their replay links) and language. Kept deflated: a long game's older hands are tens of
+    kilobytes of HTML, a tenth of it deflated, and unpacking it costs less than drawing it."""
+    older = tuple(hand for hand in log if not hand.entries and hand.number)
+    if not older:
+        return Markup("")
+    snapshot = table.snapshot
+
+    def drawn() -> tuple[tuple[int, ...], bytes]:
+        every = notes if notes.complete else store().audits_of_every_hand(snapshot, notes.prefix)
+        options = snapshot.state.options
+        audits = {number: AuditView.of(found, options) for number, found in every.by_hand.items()}
+        html = render_template("game/_log_older.html", hands=older, audits=audits)
+        return tuple(hand.number for hand in older), zlib.compress(html.encode(), 1)
+
+    piece = (Part.OLDER_HANDS, table.key, str(get_locale()))
+    numbers, packed = store().cache.get_or_make(snapshot.id, piece, notes.prefix, drawn)
+    if numbers != tuple(hand.number for hand in older):  # a page of an earlier revision
+        numbers, packed = drawn()
+    return Markup(zlib.decompress(packed).decode())
+
+
+def _log(table: Table) -> tuple[LogHand, ...]:
+    """Every action still in effect, grouped by hand, newest hand first (undone ones are gone).
+
+    Only the last two hands are listed action by action, so a play costs the same in the
+    twentieth hand as in the first; earlier hands keep their heading and a link to their
+    replay. Their states, one per action in effect, are a scorebook's from the start of the
+    hand before (its mark announces that hand)."""
+    snapshot = table.snapshot
+    state = snapshot.state
+    newest = state.hand.number if state.hand else 0
+    keep_from = max(1, newest - 1) if newest else 0
+    states = store().reaching(snapshot, keep_from).states
+    hands: dict[int, list[LogEntry]] = {
+        result.number: [] for result in state.results if result.number < keep_from
+    }
+    for before, current in zip((None, *states), states, strict=False):
+        if before is None and not current.can_undo:
+            continue  # a game not started yet: no action made it
+        hand, earlier = current.hand, before.hand if before else None
+        number = hand.number if hand else 0
+        if number < keep_from:
+            continue
+        entry = LogEntry(say(current.done))
+        if before is not None and len(current.results) > len(before.results):
+            entry = LogEntry(entry.text, "settle")
+        elif hand and earlier is not None and earlier.number == hand.number:
+            if hand.moves and hand.moves[:-1] == earlier.moves:  # one move added, not a fix
+                move = hand.moves[-1]
+                entry = LogEntry(entry.text, str(move.kind), move.points)
+        else:
+            entry = LogEntry(entry.text, "start")
+        hands.setdefault(number, []).append(entry)
+    return tuple(
+        LogHand(number, tuple(found)) for number, found in sorted(hands.items(), reverse=True)
+    )
+
+
+def _fixable(table: Table) -> tuple[FixEntry, ...]:
+    """The moves of the hand being played as they stand, each with the address of its fix
+    page; none on a watch link, or once the hand is settled."""
+    state = table.state
+    hand = state.hand
+    if table.viewer or hand is None or not can_fix(state):
+        return ()
+    names = state.options.players
+    return tuple(
+        FixEntry(
+            number,
+            str(move.kind),
+            say(words(move, names)),
+            move.points,
+            url_for("game.fix", entry=number),
+        )
+        for number, move in enumerate(hand.moves, start=1)
+    )
+
+
+def _learning(state: GameState) -> Learning | None:
+    hand = state.hand
+    if state.status is not Status.PLAYING or hand is None:
+        return None
+    return Learning(tile_hints(hand.layout.tiles, state.placements), hand.layout.lead is None)
+
+
+def share_links(table: Table) -> tuple[ShareLink, ...]:
+    """The players' link and the watch link of a game, each with a QR code a phone camera can
+    read. They start with the configured public address when there is one (see
+    ``web.security.public_url``)."""
+    snapshot = table.snapshot
+    links = []
+    for label, hint, url in (
+        (
+            gettext("Players' link"),
+            gettext("Lets another phone enter plays."),
+            public_url("game.screen", game_id=snapshot.id),
+        ),
+        (
+            gettext("Watch link"),
+            gettext("Shows the game live, changes nothing."),
+            public_url("game.screen", view_id=snapshot.view_id),
+        ),
+    ):
+        qr = store().cache.get_or_make(snapshot.id, (Part.QR, url), 0, partial(qr_svg, url))
+        links.append(ShareLink(label, hint, url, qr))
+    return tuple(links)

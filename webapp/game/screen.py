@@ -1,0 +1,328 @@
+"""The game screen built from a snapshot, region by region (``regions.py``), for one reader:
+the table (``viewer`` False, through the players' link) or an onlooker (the watch link).
+
+Nothing here decides a rule: which tiles fit where, the points, the count and what happens
+next all come from ``webapp.rules``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from ..i18n.words import gettext, ngettext, say
+from ..rules import GameState, HandEnd, Outcome, Placement, Status, Tile, distinct_placements
+from ..rules.layout import arm_name
+from ..rules.messages import Items
+from ..store import Snapshot
+from ..ui.labels import Why, end_label, settled_players, winner_names
+from ..ui.layouts import draw_layout
+from ..ui.picker import PickerTile, picker_tiles
+from .notice import Notice
+from .regions import (
+    Board,
+    Choice,
+    ChoicePlace,
+    Controls,
+    Entry,
+    HandCell,
+    HandRow,
+    Over,
+    Picker,
+    Preview,
+    Report,
+    Scores,
+    Screen,
+    Seat,
+    Settle,
+    Side,
+    SideChange,
+    Start,
+)
+
+
+def build(
+    snapshot: Snapshot,
+    viewer: bool,
+    notice: Notice | None = None,
+    choice: Choice | None = None,
+    settle: Mapping[int, Entry] | None = None,
+    preview: Preview | None = None,
+    turned: bool = False,
+) -> Screen:
+    state = snapshot.state
+    coaching = snapshot.coaching or snapshot.learning
+    work: Picker | Start | Settle | Over | None = None
+    if state.status is Status.PLAYING and not viewer:
+        work = picker(state, coaching, choice)
+    elif state.status is Status.AWAITING_START and not viewer:
+        work = start(state)
+    elif state.status is Status.HAND_OVER and not viewer:
+        work = settlement(snapshot, settle or {}, preview)
+    elif state.status is Status.GAME_OVER:
+        work = over(state)
+    return Screen(
+        viewer=viewer,
+        public_id=snapshot.view_id if viewer else snapshot.id,
+        seq=snapshot.seq,
+        status=state.status.value,
+        next_step=next_step(state, viewer),
+        scores=scores(state),
+        board=board(state, turned),
+        notice=notice,
+        work=work,
+        controls=None if viewer else controls(state),
+        learning=snapshot.learning,
+        coaching=coaching,
+        turned=turned,
+        title=" · ".join(state.options.players),
+        rules=say(state.options.title),
+    )
+
+
+def next_step(state: GameState, viewer: bool) -> str:
+    """What happens next; an onlooker is told what the table is doing, not what to enter."""
+    if viewer and state.status is Status.HAND_OVER:
+        hand = state.hand
+        assert hand is not None
+        return gettext(
+            "Hand %(number)s is over: the table is counting what each player holds",
+            number=hand.number,
+        )
+    return say(state.next_step())
+
+
+def scores(state: GameState) -> Scores:
+    options = state.options
+    hand = state.hand
+    turn = state.turn
+    sides = []
+    for side, score in enumerate(state.scores):
+        seats = options.seats_of(side)
+        sides.append(
+            Side(
+                name=options.side_name(side),
+                score=score,
+                progress=min(max(score, 0), options.goal),
+                turn=turn in seats,
+                won=side in state.winners,
+                players=tuple(
+                    Seat(options.players[seat], hand.held[seat] if hand else None, seat == turn)
+                    for seat in seats
+                ),
+            )
+        )
+    show_held = hand is not None and state.status in (Status.PLAYING, Status.HAND_OVER)
+    return Scores(tuple(sides), options.goal, show_held)
+
+
+def board(state: GameState, turned: bool) -> Board:
+    hand = state.hand
+    options = state.options
+    if hand is None or state.status is Status.AWAITING_START:
+        number = state.hand_number + 1
+        if state.hand_number:
+            empty = ngettext(
+                "Shuffle and deal %(num)s tile each for hand %(number)s.",
+                "Shuffle and deal %(num)s tiles each for hand %(number)s.",
+                options.hand_size,
+                number=number,
+            )
+        else:
+            empty = ngettext(
+                "Shuffle and deal %(num)s tile each.",
+                "Shuffle and deal %(num)s tiles each.",
+                options.hand_size,
+            )
+        hint = ngettext(
+            "%(num)s tile stays in the boneyard.",
+            "%(num)s tiles stay in the boneyard.",
+            options.boneyard_size,
+        )
+        return Board(
+            ((gettext("Hand"), str(number)), (gettext("to"), str(options.goal))),
+            None,
+            "",
+            None,
+            "",
+            empty,
+            hint,
+        )
+    boneyard = str(hand.boneyard)
+    if hand.drawable < hand.boneyard:  # R20: the last tiles are never drawn
+        boneyard = gettext(
+            "%(boneyard)s (%(drawable)s to draw)", boneyard=hand.boneyard, drawable=hand.drawable
+        )
+    facts = (
+        (gettext("Hand"), str(hand.number)),
+        (gettext("to"), str(options.goal)),
+        (gettext("Boneyard"), boneyard),
+    )
+    layout = hand.layout
+    if layout.lead is None:
+        return Board(
+            facts,
+            None,
+            "",
+            None,
+            "",
+            gettext("Any tile can lead."),
+            gettext("Its first number is the left end, the second the right."),
+        )
+    last = hand.moves[-1].tile if hand.moves and hand.moves[-1].kind == "play" else None
+    drawing = draw_layout(layout, last, turned)
+    ends = Items(tuple(f"{say(arm_name(arm))} {pip}" for arm, pip in layout.open_ends.items()))
+    tiles = Items(tuple(p.label for p in drawing.pieces))
+    title = gettext("Layout: %(tiles)s. Open ends: %(ends)s.", tiles=say(tiles), ends=say(ends))
+    return Board(facts, drawing, title, layout.count, layout.breakdown, turned=turned)
+
+
+def picker(state: GameState, coaching: bool, choice: Choice | None = None) -> Picker:
+    hand = state.hand
+    assert hand is not None
+    if hand.layout.lead is None:
+        prompt = gettext("tap any tile to lead it")
+    else:
+        prompt = gettext("tap the tile they play")
+    return Picker(prompt, _picker_tiles(state, coaching), coaching, choice)
+
+
+def _picker_tiles(state: GameState, coaching: bool) -> tuple[PickerTile, ...]:
+    """The 28 tiles as the picker shows them (hints only when the table wants them)."""
+    hand = state.hand
+    on_table = hand.layout.tiles if hand else ()
+    leading = hand is None or hand.layout.lead is None
+    return picker_tiles(on_table, state.placements, leading, coaching)
+
+
+def choice_of(tile: Tile, places: tuple[Placement, ...]) -> Choice:
+    return Choice(
+        str(tile),
+        tuple(
+            ChoicePlace(
+                place.arm.value if place.arm else "",
+                end_label(place.arm) if place.arm else gettext("Lead"),
+                place.points,
+                place.breakdown,
+            )
+            for place in places
+        ),
+    )
+
+
+def choices(state: GameState, tile: Tile) -> tuple[Placement, ...]:
+    """The places worth asking about: mirror images of one another are asked once."""
+    hand = state.hand
+    places = state.placements(tile)
+    return distinct_placements(hand.layout, places) if hand else places
+
+
+def start(state: GameState) -> Start:
+    leader = state.next_leader
+    return Start(
+        leader=state.name(leader) if leader is not None else None,
+        first=state.hand_number == 0,
+        number=state.hand_number + 1,
+        players=state.options.players,
+        by_double=leader is None and state.options.variant.leads_highest_double,
+    )
+
+
+def settlement(snapshot: Snapshot, entered: Mapping[int, Entry], preview: Preview | None) -> Settle:
+    state = snapshot.state
+    hand = state.hand
+    assert hand is not None
+    options = state.options
+    if hand.end is HandEnd.DOMINO:
+        assert hand.went_out is not None
+        heading = gettext("%(name)s went out!", name=state.name(hand.went_out))
+    else:
+        heading = gettext("Blocked: nobody can play")
+    rounded = {
+        "none": gettext("counted as they are"),
+        "nearest": gettext("rounded to the nearest five"),
+        "up": gettext("any remainder rounded up to a five"),
+        "down": gettext("any remainder rounded down to a five"),
+    }[options.rounding]
+    if options.settlement.value == "subtract-own":
+        how = gettext("%(rounded)s and taken off their score", rounded=rounded)
+    else:
+        how = gettext("%(rounded)s; the winner scores the others’ pips", rounded=rounded)
+    reports = tuple(
+        Report(
+            seat,
+            state.name(seat),
+            held,
+            entered.get(seat, Entry()).pips,
+            entered.get(seat, Entry()).tiles,
+            entered.get(seat, Entry()).deduced,
+        )
+        for seat, held in enumerate(hand.held)
+        if held
+    )
+    return Settle(
+        heading=heading,
+        hint=gettext(
+            "Enter the pips each player still holds, or tap their tiles: %(how)s.", how=how
+        ),
+        number=hand.number,
+        reports=reports,
+        unplayed=tuple(str(tile) for tile in hand.unplayed),
+        preview=preview,
+        storage_key=f"settle:{snapshot.id}:{snapshot.seq}",
+    )
+
+
+def preview_of(
+    before: GameState, outcome: Outcome, after: GameState, why: tuple[Why, ...]
+) -> Preview:
+    """The settlement as the rules computed it, before it is stored."""
+    result = outcome.result
+    assert result is not None
+    options = before.options
+    sides = tuple(
+        SideChange(
+            options.side_name(side), before.scores[side], result.settled[side], result.scores[side]
+        )
+        for side in range(options.side_count)
+    )
+    players = settled_players(options, result)
+    return Preview(players, sides, say(outcome.next), after.winner is not None, why)
+
+
+def over(state: GameState) -> Over:
+    options = state.options
+    winner = winner_names(state)
+    named = winner if isinstance(winner, str) else " & ".join(winner or ())
+    hand = state.hand
+    return Over(
+        winner=named,
+        sides=scores(state).sides,
+        side_names=tuple(options.side_name(side) for side in range(options.side_count)),
+        hands=tuple(
+            HandRow(
+                r.number,
+                gettext("%(name)s out", name=state.name(r.went_out))
+                if r.went_out is not None
+                else gettext("blocked"),
+                tuple(
+                    HandCell(r.scores[side], r.scored[side], r.settled[side])
+                    for side in range(options.side_count)
+                ),
+            )
+            for r in state.results
+        ),
+        unsettled=hand.number if hand and hand.end is None else None,
+    )
+
+
+def controls(state: GameState) -> Controls:
+    hand = state.hand
+    return Controls(
+        playing=state.status is Status.PLAYING,
+        can_draw=state.can_draw,
+        can_pass=state.can_pass,
+        can_undo=state.can_undo,
+        undo_text=say(state.done),
+        boneyard=hand.boneyard if hand else 0,
+        draw_max=min(hand.boneyard, 28) if hand else 0,
+    )

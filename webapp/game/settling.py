@@ -1,0 +1,84 @@
+"""Settling a hand (R13, R14): what the table entered for each player still holding tiles,
+the reports the rules take from it, and the settlement previewed before it is stored."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from flask import request
+
+from ..rules import (
+    EndHand,
+    GameState,
+    ImpossibleReport,
+    RuleError,
+    Status,
+    Tile,
+    deduced_pips,
+    whole_number,
+)
+from ..rules.messages import N_
+from ..ui.labels import rounding_reasons
+from .regions import Entry, Preview
+from .screen import preview_of
+
+Reports = dict[int, int | list[Tile]]
+
+
+def entered(state: GameState) -> dict[int, Entry]:
+    """What was entered for each seat still holding tiles: pips typed, or tiles tapped; and the
+    pips of the one player the rules can work out (R14), marked as deduced."""
+    hand = state.hand
+    if hand is None or state.status is not Status.HAND_OVER:
+        return {}
+    source = request.values
+    found = {
+        seat: Entry(
+            pips=source.get(f"pips_{seat}", "").strip()[:4],
+            tiles=tuple(t[:5] for t in source.getlist(f"tiles_{seat}"))[:28],
+        )
+        for seat, held in enumerate(hand.held)
+        if held
+    }
+    try:
+        known = reports(state, found)
+    except RuleError:
+        return found
+    deduced = deduced_pips(EndHand.of(known).by_seat, hand.held, hand.unplayed, hand.boneyard)
+    if deduced is not None:
+        seat, pips = deduced
+        found[seat] = Entry(pips=str(pips), deduced=True)
+    return found
+
+
+def reports(state: GameState, found: Mapping[int, Entry]) -> Reports:
+    """The entries as the rules take them: tiles, or a whole number of pips (R14)."""
+    taken: Reports = {}
+    for seat, entry in found.items():
+        if entry.tiles:
+            taken[seat] = [Tile.parse(text) for text in entry.tiles]
+        elif (pips := whole_number(entry.pips, 4)) is not None:
+            taken[seat] = pips
+        elif entry.pips:
+            raise ImpossibleReport(
+                "report_pips",
+                N_("%(name)s's pips must be a whole number, 0 or more", name=state.name(seat)),
+                "R14",
+            )
+    return taken
+
+
+def preview(
+    state: GameState, found: Mapping[int, Entry]
+) -> tuple[Preview | None, RuleError | None]:
+    """The settlement as the rules would make it, or why they would refuse it; nothing before
+    every player's entry is in."""
+    if not all(entry.given for entry in found.values()):
+        return None, None
+    try:
+        after, outcome = state.apply(EndHand.of(reports(state, found)))
+    except RuleError as refusal:
+        return None, refusal
+    assert outcome.result is not None
+    why = rounding_reasons(outcome.result.pips, state.options.rounding)
+    return preview_of(state, outcome, after, why), None

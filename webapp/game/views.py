@@ -1,0 +1,149 @@
+"""The game screen: the page by the players' link and by the watch link, following changes
+made on other phones, the More sheet, and the screen's settings (learning mode, hints, the
+layout turned), none of which is a game action.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from flask import current_app, redirect, render_template, request, session, url_for
+from flask.typing import ResponseReturnValue
+
+from ..i18n.words import gettext
+from ..rules import RuleError, Status, Tile
+from ..web.game import Table, both_links, create_game, remember, store
+from ..web.htmx import is_htmx
+from ..web.limits import creating
+from . import bp, screen, settling
+from .more import more_of, share_links
+from .notice import Notice, change_notice
+from .regions import Choice, Entry, Preview
+
+ALL_REGIONS = ("scores", "board", "notice", "work", "controls", "live")
+# This phone's choice to draw the layout as seen from across the table: a cookie of its own,
+# so that showing a play needs no session.
+TURNED = "turned"
+
+
+@both_links(bp, "", endpoint="screen", methods=["GET"])
+def game_screen(table: Table) -> ResponseReturnValue:
+    if table.viewer:
+        return show(table)
+    remember(table.snapshot.id)
+    notice = Notice.from_dict(session.pop("notice", None))
+    return show(table, notice, choice=_asked_choice(table))
+
+
+@both_links(bp, "/poll", endpoint="poll")
+def poll(table: Table) -> ResponseReturnValue:
+    """Follow changes made on other phones: 204 while the game is where this page left it."""
+    revision = table.seq if table.viewer else store().revision(table.key)
+    if request.args.get("seq", type=int) == revision:
+        response = current_app.response_class(status=204)
+        response.set_etag(str(revision))
+        return response
+    if not is_htmx():
+        return redirect(url_for(".screen"))
+    state = table.state
+    return show(table, change_notice(state, screen.next_step(state, table.viewer)))
+
+
+@both_links(bp, "/more", endpoint="more")
+def more(table: Table) -> ResponseReturnValue:
+    """The game's log and dispute links, loaded when the "More" sheet opens."""
+    return render_template("game/_more_live.html", more=more_of(table))
+
+
+@bp.post("/v/<view_id>")
+@bp.post("/v/<view_id>/<path:_anything>")
+def watch_only(table: Table, _anything: str = "") -> ResponseReturnValue:
+    table.snapshot  # noqa: B018 - a friendly 404 for a link that is no game at all
+    message = gettext(
+        "This is the view-only link of a game: it shows the game live but cannot change it. "
+        "Ask the players for the edit link to enter plays."
+    )
+    return render_template("error.html", title=gettext("View only"), message=message), 403
+
+
+def _asked_choice(table: Table) -> Choice | None:
+    """Without JavaScript a tile that fits several ends comes back as ``?choose=6-4``: a GET,
+    so reloading the question never resubmits anything."""
+    asked = request.args.get("choose", "")
+    state = table.state
+    if not asked or state.status is not Status.PLAYING:
+        return None
+    try:
+        tile = Tile.parse(asked[:5])
+    except RuleError:
+        return None
+    places = screen.choices(state, tile)
+    return screen.choice_of(tile, places) if len(places) > 1 else None
+
+
+# --- the screen's settings ------------------------------------------------------------------------
+
+
+@bp.post("/g/<game_id>/again")
+@creating
+def again(table: Table) -> ResponseReturnValue:
+    options = table.state.options
+    snapshot = create_game(list(options.players), options.partnership, options.rules_dict())
+    return redirect(url_for(".screen", game_id=snapshot.id), 303)
+
+
+@bp.post("/g/<game_id>/coaching")
+def coaching(table: Table) -> ResponseReturnValue:
+    """The picker's hints (what fits, what scores) on or off: a setting, not a game action."""
+    store().set_screen(table.key, "coaching", request.form.get("on") == "1")
+    return redirect(url_for(".screen"), 303)
+
+
+@bp.post("/g/<game_id>/learning")
+def learning(table: Table) -> ResponseReturnValue:
+    """Learning mode on or off: every play explained by its rules, the tiles that fit shown."""
+    store().set_screen(table.key, "learning", request.form.get("on") == "1")
+    return redirect(url_for(".screen"), 303)
+
+
+@bp.post("/g/<game_id>/turn")
+def turn_board(table: Table) -> ResponseReturnValue:
+    """Draw the layout as seen from the other side of the table, on this phone only."""
+    table.snapshot  # noqa: B018 - a friendly 404 for a link that is no game at all
+    on = request.form.get("on") == "1"
+    response = redirect(url_for(".screen"), 303)
+    response.set_cookie(
+        TURNED,
+        "1" if on else "",
+        max_age=current_app.permanent_session_lifetime if on else 0,
+        secure=current_app.session_interface.get_cookie_secure(current_app),
+        httponly=True,
+        samesite="Lax",
+    )
+    return response
+
+
+# --- rendering ------------------------------------------------------------------------------------
+
+
+def show(
+    table: Table,
+    notice: Notice | None = None,
+    *,
+    choice: Choice | None = None,
+    settle: Mapping[int, Entry] | None = None,
+    preview: Preview | None = None,
+    status: int = 200,
+    regions: tuple[str, ...] = ALL_REGIONS,
+) -> ResponseReturnValue:
+    """The game screen; to htmx, only ``regions``, each swapped into place out of band."""
+    snapshot = table.snapshot
+    if settle is None and snapshot.state.status is Status.HAND_OVER and not table.viewer:
+        settle = settling.entered(snapshot.state)
+    turned = request.cookies.get(TURNED) == "1"
+    view = screen.build(snapshot, table.viewer, notice, choice, settle, preview, turned=turned)
+    if is_htmx():
+        return render_template("game/_regions.html", screen=view, regions=regions), status
+    share = None if table.viewer else share_links(table)
+    page = render_template("game/game.html", screen=view, more=more_of(table), share=share)
+    return page, status

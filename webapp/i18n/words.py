@@ -1,0 +1,151 @@
+"""The engine's messages said in the reader's language.
+
+The rules engine says what happened as a :class:`~webapp.rules.messages.Message`: an English
+template, its parameters and, for a plural, the count. :func:`say` looks the template up in the
+request's catalog (Flask-Babel's translations: gettext, or ngettext with the real count, so a
+language with three plural forms gets the right one), then says each parameter: a nested
+message in turn, a list joined the language's way (CLDR, ``babel.lists.format_list``), a number
+written by the locale. Tiles ("6-4"), rule ids and player names are parameters and pass through
+as they are. Anything that is not a message (a name, a tile) is returned unchanged.
+
+A translation whose placeholders do not match the English cannot break a page: the English
+template is used instead.
+
+Views put text already said into their view models. A template that prints an engine value
+itself (an option's title, an audit sentence) gets it said too: :func:`register` makes every
+``{{ ... }}`` that prints a message print it in the reader's language.
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import TYPE_CHECKING, Any
+
+import flask_babel
+from babel import Locale
+from babel.lists import format_list
+from babel.numbers import format_decimal
+from flask_babel import LazyString, get_translations
+from jinja2 import pass_context
+
+from ..rules import Arm, RuleError
+from ..rules.layout import arm_name
+from ..rules.messages import LIST_STYLES, Items, Message
+
+if TYPE_CHECKING:
+    from flask import Flask
+
+SOURCE = "en"  # the language the engine's templates are written in
+
+
+def say(said: object) -> str:
+    """``said`` in the reader's language: a message translated, anything else as text."""
+    return _say(said, get_locale())
+
+
+# Flask-Babel's own functions for the web layer's sentences, typed (the library has no type
+# information); the extraction keywords stay theirs: gettext, ngettext:1,2, lazy_gettext.
+
+
+def gettext(string: str, **variables: object) -> str:
+    return str(flask_babel.gettext(string, **variables))
+
+
+def ngettext(singular: str, plural: str, num: int, **variables: object) -> str:
+    return str(flask_babel.ngettext(singular, plural, num, **variables))
+
+
+def lazy_gettext(string: str, **variables: object) -> LazyString:
+    """For a sentence kept in a module constant: said when it is printed."""
+    return flask_babel.lazy_gettext(string, **variables)
+
+
+def format_timedelta(delta: timedelta) -> str:
+    """How long ago (negative) or from now, as the reader's language says it."""
+    return str(flask_babel.format_timedelta(delta, add_direction=True))
+
+
+def get_locale() -> Locale:
+    """The request's locale; the engine's own language outside a request."""
+    found = flask_babel.get_locale()
+    return found if isinstance(found, Locale) else Locale.parse(SOURCE)
+
+
+def say_capitalized(said: object) -> str:
+    """``said`` as the start of a sentence (a refusal shown on its own)."""
+    text = say(said)
+    return text[:1].upper() + text[1:]
+
+
+def refusal_data(refusal: RuleError) -> dict[str, str | None]:
+    """A refusal as the JSON API answers it: its code and rule, its message said."""
+    return {**refusal.as_dict(), "message": say(refusal.message)}
+
+
+def register(app: Flask) -> None:
+    """Messages printed by templates said in the reader's language (Flask-Babel is set up by
+    :mod:`webapp.i18n`)."""
+    app.jinja_env.finalize = _printed
+    app.jinja_env.filters["end_name"] = end_name
+    # A message given to a template's _() or {% trans %} as a parameter is said too, in the
+    # reader's language, before the sentence is filled in.
+    for name in ("gettext", "ngettext"):
+        app.jinja_env.globals[name] = _saying_parameters(app.jinja_env.globals[name])
+
+
+def _saying_parameters(made: Any) -> Any:
+    """Jinja's gettext callable ``made``, with each message among its parameters said."""
+
+    @pass_context
+    def call(context: Any, *args: Any, **variables: Any) -> Any:
+        return made(context, *args, **{key: _printed(v) for key, v in variables.items()})
+
+    return call
+
+
+def end_name(arm: Arm) -> str:
+    """An open end's name (``left``, ``6-6 up``) in the reader's language; its form value stays
+    ``arm.value``."""
+    return say(arm_name(arm))
+
+
+def _printed(value: object) -> object:
+    """What ``{{ value }}`` prints: a message said; anything else (Markup too) untouched."""
+    return say(value) if isinstance(value, Message | Items) else value
+
+
+def _list_style(style: str, locale: Locale) -> Any:
+    """``style`` if the locale's CLDR data has it whole, else its standard list: a list of
+    units is a plain list in a language that has no pattern of its own for one."""
+    patterns = locale.list_patterns.get(style, {})
+    return style if all(key in patterns for key in ("start", "middle", "end", "2")) else "standard"
+
+
+def _say(said: object, locale: Locale) -> str:
+    if isinstance(said, Message):
+        return _message(said, locale)
+    if isinstance(said, Items):
+        words = [_say(value, locale) for value in said.values]
+        if locale.language == SOURCE:
+            return said.joined(words)
+        return format_list(words, style=_list_style(LIST_STYLES[said.style], locale), locale=locale)
+    if isinstance(said, int) and not isinstance(said, bool):
+        # Scores and pips are written as a table writes them: no thousands separator.
+        return format_decimal(said, locale=locale, group_separator=False)
+    return str(said)
+
+
+def _message(said: Message, locale: Locale) -> str:
+    params = {name: _say(value, locale) for name, value in said.params.items()}
+    translations = get_translations()
+    if said.plural is None:
+        template = translations.ugettext(said.template)
+        english = said.template
+    else:
+        assert said.num is not None
+        template = translations.ungettext(said.template, said.plural, said.num)
+        english = said.template if said.num == 1 else said.plural
+    try:
+        return str(template % params)
+    except (KeyError, ValueError, TypeError):  # a translation with other placeholders
+        return english % params

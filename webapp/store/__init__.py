@@ -1,0 +1,35 @@
+"""Persistence: games as append-only action logs in any SQLAlchemy database.
+
+It imports the rules engine and nothing else of the app. :func:`open_store` makes a
+:class:`Store` (``store.py``) on a database URL (``engine.py``: SQLite tuned for durability,
+Alembic's migrations on start); the statements go straight to the driver (``sql.py``,
+``writer.py``); replayed pieces of games are kept in one bounded cache (``cache.py``); a
+game's past, replayed and audited, in ``history.py``.
+"""
+
+from .cache import Part
+from .engine import Unusable, database_url, open_store
+from .history import Audits
+from .snapshot import (
+    GameNotFound,
+    Snapshot,
+    StaleRevision,
+    options_from_dict,
+    options_to_dict,
+)
+from .store import EXPORT_FORMAT, Store
+
+__all__ = [
+    "EXPORT_FORMAT",
+    "Audits",
+    "GameNotFound",
+    "Part",
+    "Snapshot",
+    "StaleRevision",
+    "Store",
+    "Unusable",
+    "database_url",
+    "open_store",
+    "options_from_dict",
+    "options_to_dict",
+]

@@ -1,0 +1,86 @@
+"""A game as the store hands it out: a :class:`Snapshot` at one revision, the errors of
+reading and writing one, and its options as they are stored and exported."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from ..rules import BadOptions, GameState, Options
+from ..rules.messages import N_, Message
+from ..rules.scorebook import Scorebook
+
+
+class GameNotFound(LookupError):
+    """No game has this id."""
+
+
+class StaleRevision(Exception):
+    """The action was made against an older revision of the game: nothing was applied."""
+
+    def __init__(self, current: Snapshot, submitted: int | None) -> None:
+        super().__init__(f"the game is at revision {current.seq}, not {submitted}")
+        self.current = current
+        self.submitted = submitted
+
+    @property
+    def message(self) -> Message:
+        done = self.current.state.done
+        if self.submitted is not None and self.submitted < self.current.seq and done:
+            return N_(
+                "Someone else got there first (%(done)s). Here is the game as it is now.",
+                done=done,
+            )
+        return N_("The game had moved on. Here is the game as it is now; nothing was changed.")
+
+
+@dataclass(frozen=True, slots=True)
+class Snapshot:
+    """A game at one revision: its ids, its state, and when it last changed."""
+
+    id: str
+    view_id: str
+    seq: int
+    book: Scorebook  # the state, and the states undo and the game log need
+    created_at: datetime
+    updated_at: datetime
+    learning: bool = False  # the table's teaching switch, kept with the options (not a rule)
+    coaching: bool = False  # the picker marks what fits and scores (always so in learning mode)
+
+    @property
+    def state(self) -> GameState:
+        return self.book.state
+
+    @classmethod
+    def of(cls, game: Any, seq: int, book: Scorebook, updated_at: datetime) -> Snapshot:
+        """A game row's snapshot at ``seq``, with the screen settings kept in its options."""
+        options = game.options
+        return cls(
+            game.id,
+            game.view_id,
+            seq,
+            book,
+            game.created_at,
+            updated_at,
+            bool(options.get("learning")),
+            bool(options.get("coaching")),
+        )
+
+
+def options_to_dict(options: Options) -> dict[str, Any]:
+    return {
+        "players": list(options.players),
+        "partnership": options.partnership,
+        "rules": options.rules_dict(),
+    }
+
+
+def options_from_dict(stored: dict[str, Any]) -> Options:
+    rules = stored.get("rules") or {}
+    players = stored.get("players")
+    if not isinstance(rules, dict) or not isinstance(players, list):
+        raise BadOptions("options", "players must be a list of names and rules an object")
+    rules = dict(rules)
+    preset = str(rules.pop("preset", "seed"))
+    return Options.make(players, bool(stored.get("partnership")), preset, **rules)

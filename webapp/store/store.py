@@ -1,0 +1,377 @@
+"""Persistence of games: one transaction per action, checked against the game's revision.
+
+A game's state is the fold of its action log through ``webapp.rules``. Each accepted action is
+one new row in ``events`` with the next ``seq``; the unique ``(game_id, seq)`` makes double
+entry impossible, even between processes. Replayed states are kept in the one bounded cache of
+game pieces (:mod:`webapp.store.cache`) with their revision, so the cost of an action does not grow
+with the length of the game; and each hand's start is kept in ``snapshots``, written in the
+transaction of its ``StartHand``, so that a fresh process replays the current hand only. A
+snapshot is a cache too: one written by another version of the rules, or one an undo has since
+reached back past, is passed over for an earlier one, or for the log from its start.
+"""
+
+from __future__ import annotations
+
+import re
+import secrets
+from collections.abc import Iterable, Sequence
+from dataclasses import replace
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import Engine
+
+from ..rules import (
+    Action,
+    BadOptions,
+    GameState,
+    Options,
+    Outcome,
+    StartHand,
+    from_dict,
+    recorded,
+    to_dict,
+)
+from ..rules.game import STATE_FORMAT, BeyondTheMark
+from ..rules.history import History, standing_after
+from ..rules.messages import N_
+from ..rules.scorebook import Scorebook
+from . import history as past
+from .cache import BUDGET, GameCache, Part
+from .schema import utcnow
+from .snapshot import (
+    GameNotFound,
+    Snapshot,
+    StaleRevision,
+    options_from_dict,
+    options_to_dict,
+)
+from .sql import Cursor, Driver, GameRow
+from .writer import Writer
+
+EXPORT_FORMAT = "allfives-game/1"
+MAX_IMPORTED_ACTIONS = 10_000
+
+
+_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")
+
+
+def _is_id(text: object) -> bool:
+    """Whether ``text`` could be an id at all: anything else is no game, not a query."""
+    return isinstance(text, str) and _ID.fullmatch(text) is not None
+
+
+def new_id() -> str:
+    """128 random bits, URL-safe."""
+    return secrets.token_urlsafe(16)
+
+
+class Store:
+    """Games and their logs in any SQLAlchemy database.
+
+    A play is one short transaction: the new event and the game's new revision, conditional
+    on the revision the rules were asked at. Every statement goes straight to the driver
+    (:mod:`webapp.store.sql`).
+    """
+
+    def __init__(
+        self, reader: Engine, writer: Engine | None = None, cache_bytes: int = BUDGET
+    ) -> None:
+        """``writer`` (default ``reader``) is the engine for transactions that change a game;
+        ``cache_bytes`` bounds the pieces of games kept in memory (:mod:`webapp.store.cache`)."""
+        self.engine = reader
+        self._writer = writer or reader
+        self._read = Driver(reader)
+        self._write = Writer(self._writer, immediate=writer is not None)
+        self.cache = GameCache(cache_bytes)
+
+    def close(self) -> None:
+        """Close every pooled connection and the writers' lock file (the app's end, or a
+        test's)."""
+        self.engine.dispose()
+        self._writer.dispose()
+        self._write.close()
+
+    # --- reading -------------------------------------------------------------------------------
+
+    def get(self, game_id: str) -> Snapshot:
+        with self._read.cursor() as cursor:
+            return self._snapshot(cursor, self._row(cursor, game_id))
+
+    def get_by_view(self, view_id: str) -> Snapshot:
+        with self._read.cursor() as cursor:
+            return self._snapshot(cursor, self._row(cursor, view_id, by_view=True))
+
+    def revision(self, game_id: str) -> int:
+        """The game's current ``seq``: a cheap question for pages that follow a game."""
+        if not _is_id(game_id):
+            raise GameNotFound(game_id)
+        with self._read.cursor() as cursor:
+            seq = cursor.seq(game_id)
+        if seq is None:
+            raise GameNotFound(game_id)
+        return seq
+
+    def many(self, game_ids: Iterable[str]) -> list[Snapshot]:
+        """The games among ``game_ids`` that exist, most recently changed first."""
+        ids = [game_id for game_id in game_ids if _is_id(game_id)][:50]
+        if not ids:
+            return []
+        with self._read.cursor() as cursor:
+            games = [cursor.game(game_id) for game_id in dict.fromkeys(ids)]
+            found = [self._snapshot(cursor, game) for game in games if game is not None]
+        return sorted(found, key=lambda snap: snap.updated_at, reverse=True)
+
+    def log(self, game_id: str) -> list[tuple[int, dict[str, Any], datetime]]:
+        """Every stored action of the game, in order: ``(seq, action, when)``."""
+        with self._read.cursor() as cursor:
+            return cursor.events(game_id, 0, self._row(cursor, game_id).seq)
+
+    def log_since(self, game_id: str, after: int) -> list[tuple[int, dict[str, Any]]]:
+        """The stored actions after revision ``after``, in order: ``(seq, action)``; the log
+        is append-only, so what was read before need not be read again."""
+        with self._read.cursor() as cursor:
+            return cursor.tail(game_id, after, self._row(cursor, game_id).seq)
+
+    def export(self, game_id: str) -> dict[str, Any]:
+        """The game as portable data: its options and its whole action log."""
+        with self._read.cursor() as cursor:
+            game = self._row(cursor, game_id)
+            actions = [action for _, action in cursor.tail(game_id, 0, game.seq)]
+        return {
+            "format": EXPORT_FORMAT,
+            **game.options,
+            "created_at": game.created_at.isoformat(timespec="seconds") + "Z",
+            "actions": list(actions),
+        }
+
+    # --- writing -------------------------------------------------------------------------------
+
+    def create(self, options: Options, actions: Sequence[Action] = ()) -> Snapshot:
+        """A new game; with ``actions``, an imported one (each checked by the rules, its draws
+        and passes read as the log reads them: the table's word, R7a), stored as given."""
+        log = [recorded(to_dict(action)) for action in actions]
+        book = Scorebook.replay(options, log)
+        now = utcnow()
+        game_id, view_id, seq = new_id(), new_id(), len(actions)
+        game = GameRow(game_id, view_id, options_to_dict(options), seq, now, now)
+        with self._write.transaction() as cursor:
+            cursor.new_game(game, [to_dict(action) for action in actions])
+            start = _last_start(log, book)
+            if start is not None:
+                cursor.snapshot(game_id, *start)
+        self.cache.put(game_id, Part.BOOK, seq, book)
+        return Snapshot(game_id, view_id, seq, book, now, now)
+
+    def import_game(self, exported: dict[str, Any]) -> Snapshot:
+        """A new game identical to an exported one (new ids); refused if any action is."""
+        if not isinstance(exported, dict) or exported.get("format") != EXPORT_FORMAT:
+            raise BadOptions(
+                "import_format",
+                N_("not an exported game: format must be %(format)s", format=repr(EXPORT_FORMAT)),
+            )
+        options = options_from_dict(exported)
+        stored = exported.get("actions", [])
+        if not isinstance(stored, list) or len(stored) > MAX_IMPORTED_ACTIONS:
+            raise BadOptions(
+                "import_actions",
+                N_(
+                    "actions must be a list of at most %(most)s actions",
+                    most=MAX_IMPORTED_ACTIONS,
+                ),
+            )
+        return self.create(options, [from_dict(action) for action in stored])
+
+    def apply(
+        self, game_id: str, seq: int | None, action: Action, read: Snapshot | None = None
+    ) -> tuple[Snapshot, Outcome]:
+        """Apply ``action`` if the game is still at revision ``seq``; exactly once, or not at all.
+
+        ``read``: the game as the caller already read it in this request, so it is not read
+        again; the write is conditional on the revision all the same.
+        Raises :class:`GameNotFound`, :class:`StaleRevision` (nothing applied) or the rules'
+        :class:`~webapp.rules.RuleError` (nothing applied).
+        """
+        # The rules are asked outside the write transaction, against the game as read at
+        # ``seq``; the write then only appends event ``seq + 1`` and moves the game on from
+        # ``seq``, which fails (and writes nothing) if anything else moved it first. So writers
+        # hold the database for two statements, not for a read, a replay and the rules.
+        if read is not None and read.id == game_id:
+            if seq != read.seq:
+                raise StaleRevision(read, seq)
+            game: Snapshot | GameRow = read
+            book = read.book
+        else:
+            with self._read.cursor() as cursor:
+                game = self._row(cursor, game_id)
+                if seq is None or seq != game.seq:
+                    raise StaleRevision(self._snapshot(cursor, game), seq)
+                at, book = self._book(cursor, game)
+                if at != seq:  # the log does not reach the revision read: treat as moved on
+                    raise StaleRevision(self._snapshot(cursor, game), seq)
+        action = book.state.resolve(action)
+        new_book, outcome = book.apply(action, lambda undo: self._rebuilt(game_id, seq, undo))
+        mark = None
+        if isinstance(action, StartHand):
+            mark = _snapshot_row(new_book.state)
+        now = utcnow()
+        try:
+            if not self._write.append(game_id, seq + 1, to_dict(action), now, mark):
+                raise _Moved
+        except (_Moved, self._write.integrity_error):
+            raise StaleRevision(self.get(game_id), seq) from None
+        self.cache.put(game_id, Part.BOOK, seq + 1, new_book)
+        if isinstance(game, Snapshot):
+            return replace(game, seq=seq + 1, book=new_book, updated_at=now), outcome
+        return Snapshot.of(game, seq + 1, new_book, now), outcome
+
+    def reaching(self, snapshot: Snapshot, number: int) -> Scorebook:
+        """``snapshot``'s scorebook, or one folded from an earlier snapshot that holds the
+        states of hand ``number`` on (the game log lists the last two hands' actions; the
+        scorebook kept holds the current hand's). Not kept: only the log reads it."""
+        if snapshot.book.reaches(number):
+            return snapshot.book
+        with self._read.cursor() as cursor:
+            game = self._row(cursor, snapshot.id)._replace(seq=snapshot.seq)
+            return self._fold(cursor, game, (), reach=number)[1]
+
+    def history(self, snapshot: Snapshot) -> History:
+        """The game's hands up to ``snapshot``, replayed from the log (kept per revision)."""
+        return past.history(self, snapshot)
+
+    def audits(self, snapshot: Snapshot) -> past.Audits:
+        """The audits of the game's settled hands (R6, R7), kept per settlement."""
+        return past.audits(self, snapshot)
+
+    def audits_of_every_hand(self, snapshot: Snapshot, prefix: int) -> past.Audits:
+        """Every settled hand's audit up to the settled ``prefix`` of the log (not kept)."""
+        return past.every_audit(self, snapshot, prefix)
+
+    def actions(self, snapshot: Snapshot) -> tuple[Action, ...]:
+        """The game's actions up to ``snapshot``, as the rules read them."""
+        return past.actions(self, snapshot)
+
+    SCREEN_SETTINGS = ("learning", "coaching")
+
+    def set_screen(self, game_id: str, setting: str, on: bool) -> Snapshot:
+        """Turn one of the game screen's settings (``SCREEN_SETTINGS``) on or off: not an
+        action, so it is kept in the stored options and leaves the log alone."""
+        assert setting in self.SCREEN_SETTINGS
+        with self._write.transaction() as cursor:
+            game = self._row(cursor, game_id, lock=True)
+            cursor.set_options(game_id, {**game.options, setting: bool(on)})
+        return self.get(game_id)
+
+    # --- internals -----------------------------------------------------------------------------
+
+    @staticmethod
+    def _row(cursor: Cursor, key: str, by_view: bool = False, lock: bool = False) -> GameRow:
+        """The game row by its id (or view id)."""
+        game = None
+        if _is_id(key):
+            game = cursor.game_to_change(key) if lock else cursor.game(key, by_view)
+        if game is None:
+            raise GameNotFound(key)
+        return game
+
+    def _snapshot(self, cursor: Cursor, game: GameRow) -> Snapshot:
+        seq, book = self._book(cursor, game)
+        return Snapshot.of(game, seq, book, game.updated_at)
+
+    def _book(self, cursor: Cursor, game: GameRow) -> tuple[int, Scorebook]:
+        """The game's scorebook and the revision it is at, from the cache and the log.
+
+        The revision is the last event actually folded in, never a number read separately,
+        so a state can never be labelled with a revision it does not include.
+        """
+        cached = self.cache.get(game.id, Part.BOOK)
+        if cached is not None and cached[0] == game.seq:
+            return cached
+        found = None
+        if cached is not None and cached[0] < game.seq:
+            seq, book = cached
+            tail = cursor.tail(game.id, seq, game.seq)
+            try:
+                if tail:
+                    found = (tail[-1][0], book.fold([recorded(stored) for _, stored in tail]))
+            except BeyondTheMark:
+                pass
+        if found is None:
+            found = self._fold(cursor, game, ())
+        self.cache.put(game.id, Part.BOOK, *found)
+        return found
+
+    def _rebuilt(self, game_id: str, seq: int, extra: Sequence[Action]) -> Scorebook:
+        """The scorebook of the game's log up to ``seq``, with ``extra`` after it (an undo of a
+        hand's start: the hand before is rebuilt)."""
+        with self._read.cursor() as cursor:
+            game = self._row(cursor, game_id)._replace(seq=seq)
+            return self._fold(cursor, game, extra)[1]
+
+    def _fold(
+        self, cursor: Cursor, game: GameRow, extra: Sequence[Action], reach: int | None = None
+    ) -> tuple[int, Scorebook]:
+        """The log up to the game row's revision (and ``extra``) folded from the latest usable
+        snapshot (one of this version, at hand ``reach`` or before, that no undo has reached
+        back past), or from the start."""
+        options = options_from_dict(game.options)
+        hands = 1 if reach is None else EVERY_HAND  # from hand ``reach``: each hand since
+        below = game.seq + 1
+        while (row := cursor.mark(game.id, below, STATE_FORMAT, reach)) is not None:
+            below, stored = row
+            try:
+                mark = GameState.from_dict(options, stored)
+            except ValueError:
+                continue  # a damaged snapshot is a missing one
+            tail = cursor.tail(game.id, below, game.seq)
+            try:
+                book = Scorebook((mark,), hands).fold([*(recorded(a) for _, a in tail), *extra])
+            except BeyondTheMark:
+                continue
+            return (tail[-1][0] if tail else below), book
+        tail = cursor.tail(game.id, 0, game.seq)
+        log = [recorded(stored) for _, stored in tail]
+        book = Scorebook(Scorebook.new(options).states, hands).fold([*log, *extra])
+        if reach is None and not extra:
+            self._keep_start(game.id, log, book)
+        return (tail[-1][0] if tail else 0), book
+
+    def _keep_start(self, game_id: str, log: Sequence[Action], book: Scorebook) -> None:
+        """Write the snapshot of the current hand's start, which a fold from the log found
+        missing (a game from before snapshots, or of another version of the rules), so that
+        the next process need not fold the whole log again. A cache: if it cannot be written
+        now, the next fold tries again."""
+        start = _last_start(log, book)
+        if start is None:
+            return
+        try:
+            with self._write.transaction() as cursor:
+                cursor.snapshot(game_id, *start)
+        except self._write.database_error:  # a cache left unwritten: the read goes on
+            return
+
+
+EVERY_HAND = 1_000_000
+
+
+def _snapshot_row(state: GameState) -> dict[str, Any]:
+    """A snapshot of ``state``, a hand just dealt, as its row holds it (but the game and seq)."""
+    return {"version": STATE_FORMAT, "hand": state.hand_number, "state": state.to_dict()}
+
+
+def _last_start(log: Sequence[Action], book: Scorebook) -> tuple[int, dict[str, Any]] | None:
+    """The seq of the last hand's start in effect in ``log`` and its snapshot, if any."""
+    standing = standing_after((), log, 0)
+    starts = [index for index in standing if isinstance(log[index], StartHand)]
+    if not starts:
+        return None
+    number = book.state.hand_number
+    mark = next(state for state in book.states if state.hand_number == number)
+    return starts[-1] + 1, _snapshot_row(mark)
+
+
+class _Moved(Exception):
+    """The game's revision moved under a write: another action got there first."""
+
+
+__all__ = ["GameNotFound", "Snapshot", "StaleRevision", "Store"]

@@ -1,0 +1,251 @@
+"""The writers of one database: their turns, and plays committed in groups.
+
+SQLite lets one writer in at a time. :class:`WriterQueue` makes writers of every thread and
+process take turns on a lock file beside the database, and :class:`GroupCommit` writes the plays
+waiting at once in one transaction; :class:`Writer` is every transaction that changes a game.
+The statements themselves are :mod:`webapp.store.sql`'s.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import threading
+import weakref
+from collections.abc import Iterator
+from contextlib import AbstractContextManager, contextmanager, nullcontext
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import Engine
+
+from .sql import Cursor, Driver, snapshot_values
+
+try:
+    import fcntl
+except ImportError:  # pragma: no cover - not POSIX: writers queue within each process only
+    fcntl = None  # type: ignore[assignment]
+
+
+class WriterQueue:
+    """Writers to one SQLite file take turns here, across threads and processes.
+
+    SQLite lets one writer in at a time and makes the others wait in its busy handler, which
+    sleeps 1, 2, 5, 10… ms between tries, so a writer often slept long after the lock was free:
+    at a few hundred plays a second, that was most of the latency. Here a writer waits on a
+    thread lock and an exclusive ``flock`` on a file beside the database, and the next one
+    wakes the moment the lock is released. Where ``flock`` is missing the thread lock alone
+    still spares threads of one process the busy handler.
+    """
+
+    _fd: int | None
+
+    def __init__(self, database: str | None) -> None:
+        in_memory = not database or database == ":memory:" or database.startswith("file::memory")
+        self.path = None if in_memory or fcntl is None else f"{database}-writers"
+        self._forked()
+        _QUEUES.add(self)
+
+    def _forked(self) -> None:
+        """A fresh thread lock and descriptor, as in each forked worker: sharing the parent's
+        open file would make the two processes hold one lock between them."""
+        self._thread = threading.Lock()
+        self._fd = None
+
+    def close(self) -> None:
+        with self._thread:
+            if self._fd is not None:
+                os.close(self._fd)
+                self._fd = None
+
+    @contextmanager
+    def turn(self) -> Iterator[None]:
+        with self._thread:
+            if self.path is None:
+                yield
+                return
+            if self._fd is None:
+                self._fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600)
+            fcntl.flock(self._fd, fcntl.LOCK_EX)
+            try:
+                yield
+            finally:
+                fcntl.flock(self._fd, fcntl.LOCK_UN)
+
+
+_QUEUES: weakref.WeakSet[WriterQueue] = weakref.WeakSet()
+
+
+_GROUPS: weakref.WeakSet[GroupCommit] = weakref.WeakSet()
+
+
+def _after_fork() -> None:
+    for queue in list(_QUEUES):
+        if queue._fd is not None:
+            os.close(queue._fd)  # the parent's lock stays held until the parent releases it
+        queue._forked()
+    for group in list(_GROUPS):
+        group._forked()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_after_fork)
+
+
+@dataclass(eq=False)
+class _Append:
+    """One play waiting to be written: event ``seq`` of ``game_id``, if the game is at seq - 1."""
+
+    game_id: str
+    seq: int
+    action: str
+    when: Any
+    mark: dict[str, Any] | None  # the snapshot this event makes (the start of a hand), if any
+    wake: threading.Event = field(default_factory=threading.Event)
+    finished: bool = False
+    moved: bool = False
+    error: BaseException | None = None
+
+
+class BatchFailed(Exception):
+    """The shared transaction that would have written this play failed: nothing was written."""
+
+
+class GroupCommit:
+    """The plays of every thread of a process, written to SQLite a batch per transaction.
+
+    SQLite has one writer at a time, and under load a transaction's cost is mostly around its
+    statements: the turn between processes, BEGIN, COMMIT, and winning Python's lock back after
+    each call into SQLite while other threads render pages. So the first thread to arrive leads:
+    it takes every play waiting, writes them in one transaction with one statement of each
+    kind, and wakes their threads once the commit returns; plays that arrive meanwhile wait
+    for the next leader, the first of them. Each play still moves its game from the revision
+    its rules were asked at or not at all, and none is acknowledged before its commit.
+    """
+
+    _pending: list[_Append]
+
+    def __init__(self, writer: Writer) -> None:
+        self.writer = writer
+        self._forked()
+        _GROUPS.add(self)
+
+    def _forked(self) -> None:
+        """Nothing waiting and no leader, as in each forked worker."""
+        self._mutex = threading.Lock()
+        self._pending = []
+        self._leading = False
+
+    def append(
+        self, game_id: str, seq: int, action: str, when: Any, mark: dict[str, Any] | None
+    ) -> bool:
+        mine = _Append(game_id, seq, action, when, mark)
+        with self._mutex:
+            self._pending.append(mine)
+            lead = not self._leading
+            self._leading = True
+        if not lead:
+            mine.wake.wait()
+        if not mine.finished:  # leading: this batch takes every play waiting, this one first
+            with self._mutex:
+                batch, self._pending = self._pending, []
+            try:
+                self._write(batch)
+            except BaseException as error:
+                for each in batch:
+                    each.error = error
+                raise
+            finally:
+                for each in batch:
+                    each.finished = True
+                with self._mutex:
+                    if self._pending:
+                        self._pending[0].wake.set()  # the next leader
+                    else:
+                        self._leading = False
+                for each in batch:
+                    if each is not mine:
+                        each.wake.set()
+        if mine.error is not None:  # (the leader has raised it already)
+            # Each thread raises its own error, so tracebacks are not tangled between them.
+            raise BatchFailed("the transaction holding this play failed") from mine.error
+        return mine.moved
+
+    def _write(self, batch: list[_Append]) -> None:
+        """One transaction for the batch: which games are where, then every move that holds."""
+        driver = self.writer.driver
+        with self.writer.transaction() as cursor:
+            at = {}
+            for game_id in sorted({each.game_id for each in batch}):
+                seq = cursor.seq(game_id)
+                if seq is not None:
+                    at[game_id] = seq
+            moves, events, marks = [], [], []
+            for each in batch:  # in arrival order: of two plays at one revision, the first wins
+                if at.get(each.game_id) == each.seq - 1:
+                    at[each.game_id] = each.seq
+                    each.moved = True
+                    values = {"game_id": each.game_id, "seq": each.seq, "was": each.seq - 1}
+                    values.update(action=each.action, created_at=each.when, updated_at=each.when)
+                    moves.append(driver.move.params(values))
+                    events.append(driver.insert.params(values))
+                    if each.mark is not None:
+                        snapshot = snapshot_values(each.game_id, each.seq, each.mark)
+                        marks.append(driver.snapshot.params(snapshot))
+            if moves:  # the same statements as one play's write (``Cursor.append``)
+                cursor.raw.executemany(driver.move.sql, moves)
+                cursor.raw.executemany(driver.insert.sql, events)
+            if marks:
+                cursor.raw.executemany(driver.snapshot.sql, marks)
+
+
+class Writer:
+    """Every transaction that changes a game, on the writers' engine: with SQLite, each takes
+    its turn in the writers' queue (across processes), and plays are committed in groups."""
+
+    def __init__(self, engine: Engine, immediate: bool = False) -> None:
+        self.driver = Driver(engine)
+        sqlite = self.driver.sqlite
+        self.begin = ("BEGIN IMMEDIATE" if immediate else "BEGIN") if sqlite else ""
+        self.queue = WriterQueue(engine.url.database) if sqlite and immediate else None
+        self.group = GroupCommit(self) if self.queue is not None else None
+
+    @property
+    def integrity_error(self) -> type[Exception]:
+        return self.driver.integrity_error
+
+    @property
+    def database_error(self) -> type[Exception]:
+        return self.driver.database_error
+
+    def append(
+        self,
+        game_id: str,
+        seq: int,
+        action: dict[str, Any],
+        now: datetime,
+        mark: dict[str, Any] | None = None,
+    ) -> bool:
+        """Add event ``seq`` and move the game to it from ``seq - 1``, committed; False if the
+        game had moved (nothing written). ``mark`` (``version``, ``hand``, ``state``) is the
+        snapshot of the state the event makes, written in the same transaction."""
+        if self.group is not None:
+            when = self.driver.time(now)
+            return self.group.append(game_id, seq, json.dumps(action), when, mark)
+        with self.transaction() as cursor:
+            return cursor.append(game_id, seq, action, now, mark)
+
+    @contextmanager
+    def transaction(self) -> Iterator[Cursor]:
+        """A cursor inside one committed write transaction, once it is this writer's turn."""
+        with self.turn(), self.driver.cursor(self.begin) as cursor:
+            yield cursor
+
+    def turn(self) -> AbstractContextManager[None]:
+        """Wait for this writer's turn (SQLite); other databases queue writers on row locks."""
+        return self.queue.turn() if self.queue is not None else nullcontext()
+
+    def close(self) -> None:
+        if self.queue is not None:
+            self.queue.close()

@@ -1,0 +1,63 @@
+"""The picker of the 28 tiles, as every page that shows it sees it (the game, check a play,
+fixing a move, the practice board): each tile played or not and, where hints are wanted,
+whether it fits and its best points, all from the placements ``webapp.rules`` gives.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Collection
+from dataclasses import dataclass
+
+from ..rules import DOUBLE_SIX, Placement, Tile
+
+
+@dataclass(frozen=True, slots=True)
+class PickerTile:
+    name: str
+    played: bool
+    fits: bool  # marked only where hints are wanted
+    best: int
+
+    @property
+    def value(self) -> str:
+        """What a tap on it sends (an attribute the picker asks for: a missing one is slow)."""
+        return self.name
+
+
+def picker_tiles(
+    on_table: Collection[Tile],
+    placements: Callable[[Tile], tuple[Placement, ...]],
+    leading: bool,
+    hints: bool = True,
+) -> tuple[PickerTile, ...]:
+    """The 28 tiles: played if ``on_table``; with ``hints``, whether each fits now (R5) and its
+    best points (R11). Before the lead every tile fits, so only the scoring leads are marked."""
+    tiles = []
+    for tile in DOUBLE_SIX:
+        played = tile in on_table
+        places = () if played or not hints else placements(tile)
+        best = max((place.points for place in places), default=0)
+        fits = bool(places) and (not leading or best > 0)
+        tiles.append(PickerTile(str(tile), played, fits, best))
+    return tuple(tiles)
+
+
+@dataclass(frozen=True, slots=True)
+class TileHint:
+    """Learning mode: a tile not yet played that fits now, where, and what it would score."""
+
+    tile: Tile
+    places: tuple[Placement, ...]
+    best: int
+
+
+def tile_hints(
+    on_table: Collection[Tile], placements: Callable[[Tile], tuple[Placement, ...]]
+) -> tuple[TileHint, ...]:
+    """Every tile not played that fits somewhere now, with its places."""
+    hints = []
+    for tile in DOUBLE_SIX:
+        places = () if tile in on_table else placements(tile)
+        if places:
+            hints.append(TileHint(tile, places, max(place.points for place in places)))
+    return tuple(hints)

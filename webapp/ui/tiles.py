@@ -1,0 +1,118 @@
+"""Single dominoes drawn as SVG on the server: the picker's tiles, each tile of a drawn layout,
+and a link's QR code. Nothing here decides a rule."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+from markupsafe import Markup, escape
+
+from ..rules import DOUBLE_SIX, Tile
+
+UNIT = 20  # SVG units per half-tile square
+
+# Where the pips sit in one square half, as fractions of its side.
+_SPOTS: dict[int, tuple[tuple[float, float], ...]] = {
+    0: (),
+    1: ((0.5, 0.5),),
+    2: ((0.27, 0.27), (0.73, 0.73)),
+    3: ((0.25, 0.25), (0.5, 0.5), (0.75, 0.75)),
+    4: ((0.27, 0.27), (0.73, 0.27), (0.27, 0.73), (0.73, 0.73)),
+    5: ((0.25, 0.25), (0.75, 0.25), (0.5, 0.5), (0.25, 0.75), (0.75, 0.75)),
+}
+_SIX_TALL = ((0.28, 0.22), (0.28, 0.5), (0.28, 0.78), (0.72, 0.22), (0.72, 0.5), (0.72, 0.78))
+_SIX_WIDE = tuple((y, x) for x, y in _SIX_TALL)
+
+
+@dataclass(frozen=True, slots=True)
+class Piece:
+    """One domino as drawn: its box, the dividing line, and the centres of its pips."""
+
+    x: float
+    y: float
+    width: float
+    height: float
+    line: tuple[float, float, float, float]
+    pips: tuple[tuple[float, float], ...]
+    pip_radius: float
+    label: str
+    classes: str = ""
+
+
+def domino(
+    x: float, y: float, first: int, second: int, tall: bool, unit: float = UNIT, classes: str = ""
+) -> Piece:
+    """A domino with its top-left corner at (x, y): ``first`` is the top (or left) half."""
+    width, height = (unit, 2 * unit) if tall else (2 * unit, unit)
+    pips: list[tuple[float, float]] = []
+    for half, value in enumerate((first, second)):
+        left = x + (0 if tall else half * unit)
+        top = y + (half * unit if tall else 0)
+        spots = _SPOTS.get(value) or ((_SIX_TALL if tall else _SIX_WIDE) if value == 6 else ())
+        pips.extend((round(left + sx * unit, 2), round(top + sy * unit, 2)) for sx, sy in spots)
+    if tall:
+        line = (x + unit * 0.18, y + unit, x + unit * 0.82, y + unit)
+    else:
+        line = (x + unit, y + unit * 0.18, x + unit, y + unit * 0.82)
+    return Piece(x, y, width, height, line, tuple(pips), unit * 0.095, f"{first}-{second}", classes)
+
+
+def tile_picture(tile: Tile) -> Piece:
+    """A single upright tile for the picker, high half on top (view box ``PICTURE_BOX``)."""
+    return domino(0, 0, tile.a, tile.b, True)
+
+
+PICTURE_BOX = f"-1 -1 {UNIT + 2} {2 * UNIT + 2}"
+
+
+def piece_svg(piece: Piece) -> Markup:
+    """One drawn domino as SVG elements (the markup of the ``piece`` template macro)."""
+    corner = min(piece.width, piece.height) * 0.14
+    x1, y1, x2, y2 = piece.line
+    pips = "".join(
+        f'<circle cx="{x:g}" cy="{y:g}" r="{piece.pip_radius:g}"/>' for x, y in piece.pips
+    )
+    return Markup(
+        f'<g class="domino {escape(piece.classes)}"><rect x="{piece.x:g}" y="{piece.y:g}" '
+        f'width="{piece.width:g}" height="{piece.height:g}" rx="{corner:g}"/>'
+        f'<line x1="{x1:g}" y1="{y1:g}" x2="{x2:g}" y2="{y2:g}"/>{pips}</g>'
+    )
+
+
+@lru_cache(maxsize=64)
+def tile_svg(name: str) -> Markup:
+    """A tile of the picker as a whole SVG, drawn once: the picker shows 28 on every play."""
+    picture = tile_picture(Tile.parse(name))
+    return Markup(
+        f'<svg class="tile-svg" viewBox="{PICTURE_BOX}" aria-hidden="true" focusable="false">'
+        f"{piece_svg(picture)}</svg>"
+    )
+
+
+@lru_cache(maxsize=1)
+def tile_symbols() -> Markup:
+    """The 28 tiles drawn once per page, for the picker's buttons to reference (``tile_use``)."""
+    drawn = "".join(
+        f'<g id="tile-{tile}">{piece_svg(tile_picture(tile))}</g>' for tile in DOUBLE_SIX
+    )
+    return Markup(
+        f'<svg class="tile-symbols" aria-hidden="true" focusable="false"><defs>{drawn}</defs></svg>'
+    )
+
+
+@lru_cache(maxsize=64)
+def tile_use(name: str) -> Markup:
+    """A tile drawn by reference to ``tile_symbols``: a few dozen bytes instead of a picture."""
+    return Markup(
+        f'<svg class="tile-svg" viewBox="{PICTURE_BOX}" aria-hidden="true" focusable="false">'
+        f'<use href="#tile-{escape(name)}"/></svg>'
+    )
+
+
+def qr_svg(text: str) -> Markup:
+    """A QR code of ``text`` as inline SVG (no script, no style attribute)."""
+    import segno
+
+    code = segno.make(text, error="m")
+    return Markup(code.svg_inline(scale=4, dark="#17432f", border=2, omitsize=True))

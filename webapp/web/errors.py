@@ -1,0 +1,151 @@
+"""Errors as players and programs should see them: never a stack trace.
+
+One answer for each kind of error, a page for a player or JSON for a script (the API's
+paths): :func:`json_error` is the one JSON error body, ``{"error": {"code", "rule",
+"message"}}``; :func:`error_page` the one error page."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Mapping
+
+from flask import Flask, Response, jsonify, render_template, request
+from flask.globals import request_ctx
+from flask.typing import ResponseReturnValue
+from sqlalchemy.exc import OperationalError
+from werkzeug.exceptions import HTTPException
+
+from ..i18n.words import gettext, say
+from ..rules import RuleError
+from ..store import GameNotFound, StaleRevision
+from .limits import retry_after
+
+
+def _first_and_last(error: BaseException) -> str:
+    """The error that started it, then the one raised: a failed COMMIT is followed by a
+    ROLLBACK that fails too, and the real cause is the first."""
+    chain = [error]
+    while (earlier := chain[-1].__cause__ or chain[-1].__context__) and len(chain) < 10:
+        chain.append(earlier)
+    said = [" ".join(str(getattr(e, "orig", None) or e).split())[:300] for e in chain]
+    first, last = said[-1], said[0]
+    return first if first == last else f"{first} (then, while undoing it: {last})"
+
+
+def json_error(
+    status: int,
+    code: str,
+    message: str,
+    rule: str | None = None,
+    *,
+    details: Mapping[str, object] | None = None,
+    beside: Mapping[str, object] | None = None,
+) -> ResponseReturnValue:
+    """The JSON API's error: ``{"error": {"code", "rule", "message", …details}, …beside}`` and
+    ``status``."""
+    error = {"code": code, "rule": rule, "message": message, **(details or {})}
+    return jsonify({"error": error, **(beside or {})}), status
+
+
+def error_page(title: str, message: str, code: int, rule: str | None = None) -> ResponseReturnValue:
+    """The error page; plain text when the request's Host header is too malformed for any
+    URL (the page's links) to be built on it."""
+    if request_ctx.url_adapter is None:
+        return Response(f"{title}\n\n{message}\n", code, mimetype="text/plain")
+    return render_template("error.html", title=title, message=message, rule=rule), code
+
+
+def _wants_json() -> bool:
+    return request.path.startswith("/api/")
+
+
+def _either(
+    status: int,
+    code: str,
+    title: str,
+    message: str,
+    rule: str | None = None,
+    details: Mapping[str, object] | None = None,
+) -> ResponseReturnValue:
+    """The JSON error for the API's paths, the error page for every other."""
+    if _wants_json():
+        return json_error(status, code, message, rule, details=details)
+    return error_page(title, message, status, rule)
+
+
+def register(app: Flask) -> None:
+    @app.errorhandler(RuleError)
+    def refused(error: RuleError) -> ResponseReturnValue:
+        # R7a: a refusal the table may overrule says so; send the action again with
+        # "confirm": true to record it anyway.
+        return _either(
+            422,
+            error.code,
+            gettext("Not allowed"),
+            say(error.message),
+            error.rule,
+            {"confirmable": error.confirmable},
+        )
+
+    @app.errorhandler(StaleRevision)
+    def stale(error: StaleRevision) -> ResponseReturnValue:
+        return _either(409, "stale_seq", gettext("Already changed"), say(error.message))
+
+    @app.errorhandler(GameNotFound)
+    def missing(_error: GameNotFound) -> ResponseReturnValue:
+        message = gettext("There is no game at this address. Check the link, or start a new game.")
+        return _either(404, "no_such_game", gettext("No such game"), message)
+
+    @app.errorhandler(HTTPException)
+    def http_error(error: HTTPException) -> ResponseReturnValue:
+        code = error.code or 500
+        title, message = _http_words(code, error)
+        answer = _either(code, error.name.lower().replace(" ", "_"), title, message)
+        if code != 429:
+            return answer
+        response = app.make_response(answer)
+        response.headers["Retry-After"] = retry_after()
+        return response
+
+    @app.errorhandler(OperationalError)
+    @app.errorhandler(sqlite3.OperationalError)
+    def unavailable(error: Exception) -> ResponseReturnValue:
+        # The database went away or the disk filled: one line in the log, not a traceback.
+        app.logger.error("database unavailable: %s", _first_and_last(error))
+        message = gettext(
+            "The game store is unavailable just now. Nothing was changed; try again soon."
+        )
+        return _either(503, "unavailable", gettext("Try again soon"), message)
+
+    @app.errorhandler(Exception)
+    def crashed(error: Exception) -> ResponseReturnValue:
+        app.logger.exception("unhandled error", exc_info=error)
+        message = gettext(
+            "Something went wrong on our side. Nothing was changed; please try again."
+        )
+        return _either(500, "server_error", gettext("Sorry"), message)
+
+
+def _http_words(code: int, error: HTTPException) -> tuple[str, str]:
+    """An HTTP error's title and sentence in the reader's language. Our own ``abort(code,
+    sentence)`` calls pass a sentence already said; Werkzeug's stock descriptions are replaced
+    for the errors a player meets."""
+    stock = {
+        400: (gettext("Bad request"), gettext("The request could not be understood.")),
+        403: (gettext("Forbidden"), gettext("This link cannot change the game.")),
+        404: (gettext("Not found"), gettext("There is nothing at this address.")),
+        405: (gettext("Not allowed"), gettext("This address does not take that kind of request.")),
+        413: (gettext("Too large"), gettext("That request is too large.")),
+        429: (
+            gettext("Too many requests"),
+            gettext(
+                "Too many requests from this device in a short time. Nothing was changed: "
+                "wait a minute, then try again."
+            ),
+        ),
+    }
+    title, sentence = stock.get(code, (error.name, error.description or error.name))
+    own = type(error).description
+    if error.description and error.description != own and code not in (413, 429):
+        sentence = error.description  # a sentence of ours, said where it was raised
+    return title, sentence

@@ -1,0 +1,124 @@
+"""The game a request is about, read once: the store of the running app, the game named by
+the URL, this device's recent games, and starting a game.
+
+A game has two keys: the players' link ``/g/<game_id>/…`` enters plays, the watch link
+``/v/<view_id>/…`` only shows. :func:`register` turns the key in the URL into a :class:`Table`
+before any view runs (a URL value preprocessor: views receive ``table``, never the key) and
+fills the same key back into every ``url_for`` that needs one: a page reached by the watch
+link links only to watch-link pages, and an endpoint that only exists on the players' link
+cannot be built for a watcher at all. An endpoint served on both links is registered twice
+under one name (:func:`both_links`).
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from collections.abc import Callable
+from functools import cached_property
+from typing import Any, TypeVar
+
+from flask import Blueprint, Flask, current_app, g, session
+
+from ..rules import PRESETS, BadOptions, GameState, Options
+from ..rules.messages import N_, Items
+from ..store import Snapshot, Store
+
+RECENT_GAMES = 12
+EDIT_KEY = "game_id"
+WATCH_KEY = "view_id"
+View = TypeVar("View", bound=Callable[..., Any])
+
+
+def store() -> Store:
+    found: Store = current_app.extensions["allfives_store"]
+    return found
+
+
+class Table:
+    """A game as this request reaches it: by the players' link (``viewer`` False) or by the
+    watch link. Read from the store the first time it is asked for, once per request."""
+
+    def __init__(self, key: str, viewer: bool) -> None:
+        self.key = key  # the id in the URL: the one this reader may see and share
+        self.viewer = viewer
+
+    @cached_property
+    def snapshot(self) -> Snapshot:
+        """The game as stored now (with its real id: never shown to a watcher)."""
+        return store().get_by_view(self.key) if self.viewer else store().get(self.key)
+
+    @property
+    def state(self) -> GameState:
+        return self.snapshot.state
+
+    @property
+    def seq(self) -> int:
+        return self.snapshot.seq
+
+    def moved_to(self, snapshot: Snapshot) -> None:
+        """The game as this request's own action left it."""
+        self.__dict__["snapshot"] = snapshot
+
+
+def both_links(bp: Blueprint, rule: str, **options: Any) -> Callable[[View], View]:
+    """Register a view on the players' link and on the watch link under one endpoint: pages
+    that change nothing work on both, and link to themselves on the link they were read by."""
+
+    def register(view: View) -> View:
+        bp.add_url_rule(f"/g/<{EDIT_KEY}>{rule}", view_func=view, **options)
+        bp.add_url_rule(f"/v/<{WATCH_KEY}>{rule}", view_func=view, **options)
+        return view
+
+    return register
+
+
+def register(app: Flask) -> None:
+    @app.url_value_preprocessor
+    def take_game(_endpoint: str | None, values: dict[str, Any] | None) -> None:
+        if not values:
+            return
+        if EDIT_KEY in values:
+            g.table = values["table"] = Table(values.pop(EDIT_KEY), viewer=False)
+        elif WATCH_KEY in values:
+            g.table = values["table"] = Table(values.pop(WATCH_KEY), viewer=True)
+
+    @app.url_defaults
+    def give_game(endpoint: str, values: dict[str, Any]) -> None:
+        table: Table | None = g.get("table")
+        if table is None or EDIT_KEY in values or WATCH_KEY in values:
+            return
+        key = WATCH_KEY if table.viewer else EDIT_KEY
+        if app.url_map.is_endpoint_expecting(endpoint, key):
+            values[key] = table.key
+
+
+def create_game(players: object, partnership: object, rules: dict[str, Any]) -> Snapshot:
+    """A new game from names and rule options; :class:`BadOptions` says what is wrong."""
+    if not isinstance(players, list):
+        raise BadOptions("player_count", N_("list 2 to 4 player names"), "R2")
+    # One spelling per name: "José" typed with a combining accent is the same player.
+    players = [unicodedata.normalize("NFC", p) if isinstance(p, str) else p for p in players]
+    if not isinstance(partnership, bool):
+        raise BadOptions("partnership", N_("partnership is true or false"), "R2")
+    rules = dict(rules)
+    preset = rules.pop("preset", "seed") or "seed"
+    if not isinstance(preset, str):
+        raise BadOptions(
+            "preset", N_("the preset is a name: %(presets)s", presets=Items(tuple(PRESETS)))
+        )
+    options = Options.make(players, partnership, preset, **rules)
+    snapshot = store().create(options)
+    remember(snapshot.id)
+    return snapshot
+
+
+def remember(game_id: str) -> None:
+    """Keep ``game_id`` in this device's list of recent games (a signed cookie, never a
+    server-side list of everyone's games)."""
+    recent = [gid for gid in session.get("recent", []) if gid != game_id]
+    session["recent"] = [game_id, *recent][:RECENT_GAMES]
+    session.permanent = True
+
+
+def recent_games() -> list[Snapshot]:
+    return store().many(session.get("recent", []))

@@ -1,0 +1,259 @@
+"""Who may change what: security headers on every response, CSRF checks on every form, and
+what to believe of a request behind a reverse proxy.
+
+Pages carry no inline script or style, so the Content-Security-Policy can forbid both. Every
+state-changing form carries a per-device token (htmx sends it as a header); the JSON API takes
+only JSON bodies, which a cross-site form cannot send. A browser that says a request comes from
+a page of this site (Fetch Metadata: ``Sec-Fetch-Site: same-origin``, sent by every current
+browser) needs no token checked: no other site can send that. Then a play never decodes the
+signed session cookie, which is decoded only when a request reads or changes the session.
+Pages and API answers carry edit ids and tokens, so none may be stored by a browser or a cache;
+only static files may.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hmac
+import secrets
+import socket
+from collections.abc import Callable, Mapping
+from typing import Any
+from urllib.parse import urlsplit
+
+from flask import Flask, abort, current_app, request, session, url_for
+from flask.sessions import SecureCookieSession, SecureCookieSessionInterface, SessionMixin
+from flask.wrappers import Request, Response
+from werkzeug.middleware.proxy_fix import ProxyFix
+from werkzeug.sansio.utils import host_is_trusted
+
+from ..config import StartupError
+from ..i18n.words import gettext, lazy_gettext
+
+CSP = "; ".join(
+    [
+        "default-src 'self'",
+        "script-src 'self'",
+        "style-src 'self'",
+        "img-src 'self' data:",
+        "connect-src 'self'",
+        "object-src 'none'",
+        "base-uri 'none'",
+        "form-action 'self'",
+        "frame-ancestors 'none'",
+    ]
+)
+HEADERS = {
+    "Content-Security-Policy": CSP,
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",  # game links must not leak to other sites
+    "X-Frame-Options": "DENY",
+    "Cross-Origin-Opener-Policy": "same-origin",
+}
+CSRF_HEADER = "X-CSRF-Token"
+CSRF_FIELD = "csrf_token"
+FETCH_SITE = "Sec-Fetch-Site"  # set by the browser, never by a page's script
+UNSAFE_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+HSTS = "max-age=31536000"
+WRONG_HOST = lazy_gettext(
+    "This server does not answer to that address. Use the address the players' link gives, "
+    "or set ALLFIVES_PUBLIC_URL or ALLFIVES_ALLOWED_HOSTS on the server."
+)
+NO_STORE = "no-store"
+
+
+def csrf_token() -> str:
+    """This device's token, made on first use and kept in its signed session cookie. A request
+    a page of this site sent carries it back (in its form, or htmx's header): that one is
+    printed again, so answering a play needs no session."""
+    if from_this_site():
+        sent = request.headers.get(CSRF_HEADER) or request.form.get(CSRF_FIELD)
+        if sent:
+            return sent
+    token = session.get(CSRF_FIELD)
+    if not isinstance(token, str):
+        token = secrets.token_urlsafe(32)
+        session[CSRF_FIELD] = token
+    return token
+
+
+def from_this_site() -> bool:
+    """Whether the browser says a page of this site sent the request (Fetch Metadata)."""
+    return request.headers.get(FETCH_SITE) == "same-origin"
+
+
+def register(app: Flask) -> None:
+    app.jinja_env.globals["csrf_token"] = csrf_token
+
+    @app.before_request
+    def check_csrf() -> None:
+        if request.method not in UNSAFE_METHODS or request.path.startswith(("/api/", "/v/")):
+            return  # the API takes only JSON; a watch link changes nothing and says so (403)
+        if app.config.get("CSRF_DISABLED") or from_this_site():
+            return
+        sent = request.headers.get(CSRF_HEADER) or request.form.get(CSRF_FIELD, "")
+        expected = session.get(CSRF_FIELD)
+        # Compared as bytes: compare_digest refuses str with anything but ASCII in it.
+        if not isinstance(expected, str) or not hmac.compare_digest(
+            sent.encode("utf-8", "surrogateescape"), expected.encode()
+        ):
+            abort(
+                400,
+                gettext(
+                    "This page was out of date, so nothing was changed. "
+                    "Go back, reload the page and try again."
+                ),
+            )
+
+    @app.after_request
+    def secure_headers(response: Response) -> Response:
+        for name, value in HEADERS.items():
+            response.headers.setdefault(name, value)
+        if request.endpoint != "static" and "Cache-Control" not in response.headers:
+            response.headers["Cache-Control"] = NO_STORE  # a route may say otherwise (sw.js)
+        if request.is_secure or app.config["SESSION_COOKIE_SECURE"]:  # HTTPS, or behind it
+            response.headers.setdefault("Strict-Transport-Security", HSTS)
+        return response
+
+
+def public_url(endpoint: str, **values: Any) -> str:
+    """The absolute URL of a page for players to open: on ``PUBLIC_URL`` when it is set, never
+    on the Host header then; without it, only an allowed Host gets this far."""
+    public = str(current_app.config["PUBLIC_URL"])
+    if public:
+        return public + url_for(endpoint, **values)
+    return url_for(endpoint, _external=True, **values)
+
+
+class _LazySession(SecureCookieSession):
+    """A signed-cookie session decoded the first time it is read or changed (decoding and
+    checking the signature costs about 0.2 ms)."""
+
+    def __init__(self, load: Callable[[], Mapping[str, Any]]) -> None:
+        super().__init__()
+        self._load: Callable[[], Mapping[str, Any]] | None = load
+
+    @property
+    def decoded(self) -> bool:
+        return self._load is None
+
+    def _decode(self) -> None:
+        load, self._load = self._load, None
+        if load is not None:
+            dict.update(self, load())  # as it was sent: not a change to save
+
+
+def _decoding(name: str) -> Callable[..., Any]:
+    method = getattr(SecureCookieSession, name)
+
+    def decoded(self: _LazySession, *args: Any, **kwargs: Any) -> Any:
+        self._decode()
+        return method(self, *args, **kwargs)
+
+    return decoded
+
+
+for _name in (
+    *("__contains__", "__delitem__", "__eq__", "__getitem__", "__ior__", "__iter__", "__len__"),
+    *("__repr__", "__setitem__", "clear", "copy", "get", "items", "keys", "pop", "popitem"),
+    *("setdefault", "update", "values"),
+):
+    setattr(_LazySession, _name, _decoding(_name))
+
+
+class _SessionInterface(SecureCookieSessionInterface):
+    """The session cookie is ``Secure`` whenever the page was served over HTTPS, and decoded
+    only when the request uses the session."""
+
+    def get_cookie_secure(self, app: Flask) -> bool:
+        return bool(app.config["SESSION_COOKIE_SECURE"] or request.is_secure)
+
+    def open_session(self, app: Flask, request: Request) -> SecureCookieSession | None:
+        if not request.cookies.get(self.get_cookie_name(app)):
+            return super().open_session(app, request)
+        return _LazySession(lambda: super(_SessionInterface, self).open_session(app, request) or {})
+
+    def save_session(self, app: Flask, session: SessionMixin, response: Response) -> None:
+        if isinstance(session, _LazySession) and not session.decoded:
+            return  # neither read nor changed: the cookie the phone holds stands
+        super().save_session(app, session, response)
+
+
+def behind_proxy(app: Flask) -> None:
+    """Apply the deployment settings (README, "On a public host").
+
+    ``TRUSTED_PROXIES`` (default 0) is how many proxies in front set ``X-Forwarded-For``,
+    ``-Proto``, ``-Host`` and ``-Port``: only then are they believed (Werkzeug's ProxyFix).
+    ``PUBLIC_URL`` is the address players reach; share links use it. Without it, requests
+    naming a Host outside ``ALLOWED_HOSTS`` (default: this machine's own names and addresses)
+    are refused, since links are then built from the Host header. ``*`` allows any.
+    """
+    public = app.config["PUBLIC_URL"].strip()
+    if public:
+        parts = urlsplit(public)
+        if parts.scheme not in ("http", "https") or not parts.hostname or parts.query:
+            raise StartupError(
+                f"ALLFIVES_PUBLIC_URL must be an address such as https://fives.example.org, "
+                f"not {public!r}"
+            )
+        app.config["PUBLIC_URL"] = public.rstrip("/")
+        if parts.scheme == "https":
+            app.config["SESSION_COOKIE_SECURE"] = True
+    try:
+        proxies = int(app.config["TRUSTED_PROXIES"] or 0)
+    except ValueError:
+        proxies = -1
+    if proxies < 0:
+        raise StartupError(
+            "ALLFIVES_TRUSTED_PROXIES must be the number of proxies in front of the app "
+            f"(0 when none), not {app.config['TRUSTED_PROXIES']!r}"
+        )
+    if proxies:
+        app.wsgi_app = ProxyFix(  # type: ignore[method-assign]
+            app.wsgi_app, x_for=proxies, x_proto=proxies, x_host=proxies, x_port=proxies
+        )
+    hosts = [name.strip() for name in str(app.config["ALLOWED_HOSTS"]).split(",")]
+    hosts = [name for name in hosts if name] or ([] if public else own_names())
+    app.session_interface = _SessionInterface()
+    if not hosts or "*" in hosts:
+        return
+
+    @app.before_request
+    def check_host() -> None:
+        # Checked here rather than by Flask's TRUSTED_HOSTS, which leaves the request unable
+        # to build any URL, so not even the page saying what is wrong could be shown.
+        # Static files carry no links, and the refusal page needs its stylesheet.
+        if request.endpoint != "static" and not host_is_trusted(request.host, hosts):
+            abort(400, str(WRONG_HOST))
+
+
+def own_names() -> list[str]:
+    """The names and IPv4 addresses by which this machine can be reached."""
+    names = {"localhost", "127.0.0.1", lan_address(), *_addresses()}
+    try:
+        host = socket.gethostname()
+        names.update({host, f"{host}.local", socket.getfqdn()})
+    except OSError:
+        pass
+    return sorted(name for name in names if name)
+
+
+def lan_address() -> str:
+    """This machine's address on the local network, for phones to reach it."""
+    for address in _addresses():
+        if not address.startswith("127."):
+            return address
+    return "127.0.0.1"
+
+
+def _addresses() -> list[str]:
+    found = []
+    with contextlib.suppress(OSError), socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+        probe.connect(("192.0.2.1", 9))  # no packet is sent: this only picks the route
+        found.append(str(probe.getsockname()[0]))
+    try:
+        named = socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET)
+    except OSError:
+        named = []
+    found += [str(address[0]) for *_, address in named]
+    return found
