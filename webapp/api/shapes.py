@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ..i18n.words import refusal_data, say
+from ..i18n.words import say
 from ..rules import GameState, HandResult, Layout, Move, Outcome, Status
 from ..store import Snapshot
 from ..ui.labels import winner_names
@@ -48,11 +48,14 @@ class OutcomeShape:
         fixed = outcome.fixed
         if fixed is None:
             return found
-        refusal = refusal_data(fixed.refusal) if fixed.refusal else None
+        stopped = fixed.refusal
+        because = None
+        if stopped is not None:
+            because = {"code": stopped.code, "rule": stopped.rule, "message": say(stopped.message)}
         return found | {
             "fixed": {"entry": fixed.entry, "kept": fixed.kept, "stopped": fixed.stopped},
             "taken_back": len(fixed.dropped),
-            "stopped_because": refusal,
+            "stopped_because": because,
         }
 
 

@@ -28,7 +28,7 @@ from babel.numbers import format_decimal
 from flask_babel import LazyString, get_translations
 from jinja2 import pass_context
 
-from ..rules import Arm, RuleError
+from ..rules import Arm
 from ..rules.layout import arm_name
 from ..rules.messages import LIST_STYLES, Items, Message
 
@@ -75,11 +75,6 @@ def say_capitalized(said: object) -> str:
     """``said`` as the start of a sentence (a refusal shown on its own)."""
     text = say(said)
     return text[:1].upper() + text[1:]
-
-
-def refusal_data(refusal: RuleError) -> dict[str, str | None]:
-    """A refusal as the JSON API answers it: its code and rule, its message said."""
-    return {**refusal.as_dict(), "message": say(refusal.message)}
 
 
 def register(app: Flask) -> None:
