@@ -29,11 +29,12 @@ from .errors import (
     RecordContradiction,
     RuleError,
 )
-from .game import GameState, HandResult, Outcome, Status
+from .game import GameState, Outcome
 from .hand import Hand, HandEnd, Move
 from .layout import Arm, EndValue, Layout, Placement, points_for
 from .numbers import whole_number
 from .options import PRESETS, Deal, Finish, Options, Settlement
+from .progress import HandResult, Status
 from .scorebook import Scorebook
 from .settlement import Report, check_reports, deduced_pips, round_to_five
 from .symmetry import distinct_placements

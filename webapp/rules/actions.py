@@ -15,7 +15,7 @@ EndHand(reports=((1, Report(pips=13, tiles=None)), (2, Report(pips=7, tiles=(Til
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, TypeAlias
 
@@ -100,6 +100,22 @@ MAX_CORRECTION = 8  # actions standing for one entry: a pass or a draw or two, t
 MAX_ENTRY = 200  # more moves than a hand can have (28 plays, 19 tiles drawn, passes between)
 
 Action: TypeAlias = StartHand | Play | Draw | Pass | EndHand | Undo | Correct
+
+
+def in_effect(actions: Sequence[Action]) -> list[Action]:
+    """The actions a log leaves in effect: each :class:`Undo` cancels the last one standing.
+
+    >>> in_effect([Draw(), Pass(), Undo(), Undo(), Pass()])
+    [Pass(seat=None, confirm=False)]
+    """
+    standing: list[Action] = []
+    for action in actions:
+        if isinstance(action, Undo):
+            if standing:
+                standing.pop()
+        else:
+            standing.append(action)
+    return standing
 
 
 def _report(value: Report | int | list[Tile] | tuple[Tile, ...]) -> Report:

@@ -37,20 +37,40 @@ taken back (R5)
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Final
+from typing import Final, Protocol, Self, TypeVar
 
-from .actions import Correct, Draw, Pass, Play, StartHand
+from .actions import Action, Correct, Draw, Pass, Play
 from .errors import IllegalAction, RuleError
 from .hand import Hand, Move
 from .layout import arm_name
 from .messages import N_, NP_, Message
+from .options import Options
+from .progress import HandResult
 from .tiles import Tile
 
-if TYPE_CHECKING:
-    from .game import GameState
-
-
 _UNSAID: Final = Message("", {})
+
+
+class Fixable(Protocol):
+    """What fixing a move asks of a game's state (a :class:`~.game.GameState`): its hand and the
+    hands settled, its players, the state just after that hand was dealt, and the fold itself.
+    Fixing a move decides no rule: every step goes through ``apply``."""
+
+    @property
+    def hand(self) -> Hand | None: ...
+
+    @property
+    def results(self) -> tuple[HandResult, ...]: ...
+
+    @property
+    def options(self) -> Options: ...
+
+    def dealt_again(self) -> Self: ...
+
+    def apply(self, action: Action) -> tuple[Self, object]: ...
+
+
+State = TypeVar("State", bound=Fixable)
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,7 +92,7 @@ class Fixed:
         return self.entry + 1 + self.kept if self.dropped else None
 
 
-def correct(state: GameState, action: Correct) -> tuple[GameState, Fixed]:
+def correct(state: State, action: Correct) -> tuple[State, Fixed]:
     """The state with move ``action.entry`` of the current hand fixed, and what that did."""
     hand = state.hand
     if hand is None or not can_fix(state):
@@ -104,7 +124,7 @@ def correct(state: GameState, action: Correct) -> tuple[GameState, Fixed]:
             )
         raise IllegalAction("bad_entry", said)
     index = action.entry - 1
-    again = _dealt_again(state, hand)
+    again = state.dealt_again()
     for move in moves[:index]:
         again, _ = again.apply(entered(move))
     at = len(again.hand.moves) if again.hand else 0
@@ -145,7 +165,7 @@ def correct(state: GameState, action: Correct) -> tuple[GameState, Fixed]:
     return again, replace(fixed, message=_message(fixed, state.options.players))
 
 
-def can_fix(state: GameState) -> bool:
+def can_fix(state: Fixable) -> bool:
     """Whether the state has a hand whose moves can be fixed: one not yet settled (R12–R14)."""
     hand = state.hand
     return hand is not None and all(result.number != hand.number for result in state.results)
@@ -188,22 +208,6 @@ def words(move: Move, names: tuple[str, ...] | list[str]) -> Message:
         drawn = NP_("a tile", "%(num)s tiles", move.drawn)
         return N_("%(name)s drew %(drawn)s", name=name, drawn=drawn)
     return N_("%(name)s passed", name=name)
-
-
-def _dealt_again(state: GameState, hand: Hand) -> GameState:
-    """The state just after the current hand's ``StartHand``, rebuilt through the rules."""
-    from .game import Status
-
-    before = state.results[-1].scores if state.results else (0,) * len(state.scores)
-    waiting = replace(
-        state,
-        status=Status.AWAITING_START,
-        scores=before,
-        hand_number=hand.number - 1,
-        winner=None,
-    )
-    started, _ = waiting.apply(StartHand(hand.leader))
-    return started
 
 
 def _message(fixed: Fixed, names: tuple[str, ...]) -> Message:

@@ -19,71 +19,20 @@ webapp.rules.errors.IllegalAction: no open end shows 6: open ends are 3, 2
 
 from __future__ import annotations
 
-import enum
 import secrets
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING
 
 from . import evidence
-from .actions import Action, Correct, Draw, EndHand, Pass, Play, StartHand, Undo
+from .actions import Action, Correct, Draw, EndHand, Pass, Play, StartHand, Undo, in_effect
+from .correction import Fixed, correct
 from .errors import IllegalAction
 from .hand import Hand, HandEnd
 from .layout import Arm, Placement, arm_name
 from .messages import N_, NP_, Items, Message
 from .options import Finish, Options
+from .progress import HandResult, Status, stored_seat, stored_whole, stored_wholes
 from .settlement import Report, check_reports
 from .tiles import Tile
-
-if TYPE_CHECKING:
-    from .correction import Fixed
-
-
-class Status(enum.Enum):
-    AWAITING_START = "awaiting_start"
-    PLAYING = "playing"
-    HAND_OVER = "hand_over"
-    GAME_OVER = "game_over"
-
-
-def _whole(value: object) -> int:
-    if not isinstance(value, int) or isinstance(value, bool):
-        raise ValueError(f"{value!r} is not a whole number")
-    return value
-
-
-def _seat(value: object) -> int | None:
-    return None if value is None else _whole(value)
-
-
-def _wholes(values: object) -> tuple[int, ...]:
-    if not isinstance(values, list):
-        raise ValueError(f"{values!r} is not a list")
-    return tuple(_whole(value) for value in values)
-
-
-def _result_to_dict(result: HandResult) -> dict[str, object]:
-    return {
-        "number": result.number,
-        "end": result.end.value,
-        "went_out": result.went_out,
-        "pips": list(result.pips),
-        "rounded": list(result.rounded),
-        "scored": list(result.scored),
-        "settled": list(result.settled),
-        "scores": list(result.scores),
-    }
-
-
-def _result_from_dict(data: object) -> HandResult:
-    if not isinstance(data, dict):
-        raise ValueError(f"{data!r} is not a hand's result")
-    return HandResult(
-        _whole(data["number"]),
-        HandEnd(data["end"]),
-        _seat(data["went_out"]),
-        *(_wholes(data[name]) for name in ("pips", "rounded", "scored", "settled", "scores")),
-    )
-
 
 #: The version of the rules a state kept as data (``GameState.to_dict``) is read by: a change
 #: of the rules that would fold a log to another state must change it, so that snapshots
@@ -97,20 +46,6 @@ class BeyondTheMark(LookupError):
 
 def nothing_to_undo() -> IllegalAction:
     return IllegalAction("nothing_to_undo", N_("there is nothing to undo"))
-
-
-@dataclass(frozen=True, slots=True)
-class HandResult:
-    """How a settled hand ended and what it did to the scores (R13, R13p)."""
-
-    number: int
-    end: HandEnd
-    went_out: int | None
-    pips: tuple[int, ...]  # per seat, as reported (0 for the one who went out)
-    rounded: tuple[int, ...]  # per seat, R13 rounding
-    scored: tuple[int, ...]  # per side, points made during the hand
-    settled: tuple[int, ...]  # per side, what settlement added or took
-    scores: tuple[int, ...]  # per side, after settlement
 
 
 @dataclass(frozen=True, slots=True)
@@ -150,10 +85,28 @@ class GameState:
     @classmethod
     def replay(cls, options: Options, actions: list[Action]) -> GameState:
         """Rebuild a state from its actions (each already resolved, see ``resolve``), undos
-        included."""
-        from .scorebook import Scorebook  # it folds through ``apply``
+        included: each undo cancels the last action still in effect (``in_effect``)."""
+        state = cls.new(options)
+        for action in in_effect(actions):
+            state, _ = state.apply(action)
+        return state
 
-        return Scorebook.replay(options, actions).state
+    def dealt_again(self) -> GameState:
+        """The state just after the current hand's :class:`StartHand`, on the scores the last
+        settlement left, rebuilt through the rules (fixing a move folds the hand from there)."""
+        hand = self.hand
+        if hand is None:
+            raise ValueError("no hand has been dealt")
+        before = self.results[-1].scores if self.results else (0,) * len(self.scores)
+        waiting = replace(
+            self,
+            status=Status.AWAITING_START,
+            scores=before,
+            hand_number=hand.number - 1,
+            winner=None,
+        )
+        started, _ = waiting.apply(StartHand(hand.leader))
+        return started
 
     # --- a state at a hand boundary as data (snapshots) --------------------------------------
 
@@ -175,7 +128,7 @@ class GameState:
             "next_leader": self.next_leader,
             "winner": self.winner,
             "winners": list(self.winners),
-            "results": [_result_to_dict(result) for result in self.results],
+            "results": [result.to_dict() for result in self.results],
             "hand": None if hand is None else {"leader": hand.leader, "double": hand.lead_double},
             "done": self.done,
         }
@@ -185,23 +138,25 @@ class GameState:
         """The state ``to_dict`` gave under ``options``; ValueError if ``data`` is not one."""
         try:
             hand = data["hand"]
-            number = _whole(data["hand_number"])
+            number = stored_whole(data["hand_number"])
             dealt = None
             if hand is not None:
                 assert isinstance(hand, dict)
-                dealt = Hand.deal(options, number, _whole(hand["leader"]), bool(hand["double"]))
+                dealt = Hand.deal(
+                    options, number, stored_whole(hand["leader"]), bool(hand["double"])
+                )
             results = data["results"]
             assert isinstance(results, list)
             state = cls(
                 options,
-                _wholes(data["scores"]),
+                stored_wholes(data["scores"]),
                 Status(data["status"]),
                 dealt,
                 number,
-                _seat(data["next_leader"]),
-                _seat(data["winner"]),
-                _wholes(data["winners"]),
-                tuple(_result_from_dict(result) for result in results),
+                stored_seat(data["next_leader"]),
+                stored_seat(data["winner"]),
+                stored_wholes(data["winners"]),
+                tuple(HandResult.from_dict(result) for result in results),
                 str(data["done"]),
             )
         except (AssertionError, KeyError, TypeError, ValueError) as wrong:
@@ -317,8 +272,6 @@ class GameState:
         return replace(new, done=outcome.message), outcome
 
     def _correct(self, action: Correct) -> tuple[GameState, Outcome]:
-        from .correction import correct  # it folds the hand again through ``apply``
-
         state, fixed = correct(self, action)
         count = state.hand.layout.count if state.hand else None
         return state, Outcome(

@@ -1,6 +1,6 @@
 """A game as its log leaves it, holding what undo needs and nothing older.
 
-An :class:`~.actions.Undo` cancels the last action still in effect (see ``history.in_effect``),
+An :class:`~.actions.Undo` cancels the last action still in effect (see ``actions.in_effect``),
 so undo needs the state before that action. A :class:`GameState` keeps no earlier states; a
 :class:`Scorebook` keeps the states since the start of the current hand, one per action in
 effect: the first of them, its *mark*, sums up every hand settled before in its scores and
