@@ -10,6 +10,7 @@
 
 from .actions import (
     Action,
+    ActionKind,
     Correct,
     Draw,
     EndHand,
@@ -30,7 +31,7 @@ from .errors import (
     RuleError,
 )
 from .game import GameState, Outcome
-from .hand import Hand, HandEnd, Move
+from .hand import Hand, HandEnd, Move, MoveKind
 from .layout import Arm, EndValue, Layout, Placement, points_for
 from .numbers import whole_number
 from .options import PRESETS, Deal, Finish, Options, Settlement
@@ -45,6 +46,7 @@ __all__ = [
     "PRESETS",
     "TOTAL_PIPS",
     "Action",
+    "ActionKind",
     "Arm",
     "BadOptions",
     "Correct",
@@ -61,6 +63,7 @@ __all__ = [
     "ImpossibleReport",
     "Layout",
     "Move",
+    "MoveKind",
     "NotationError",
     "Options",
     "Outcome",

@@ -15,6 +15,7 @@ EndHand(reports=((1, Report(pips=13, tiles=None)), (2, Report(pips=7, tiles=(Til
 
 from __future__ import annotations
 
+import enum
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, TypeAlias
@@ -27,6 +28,19 @@ from .settlement import Report
 from .tiles import Tile
 
 MAX_DRAW = 28
+
+
+class ActionKind(enum.StrEnum):
+    """What an action is: its ``type`` in the plain-dict form, and the ``kind`` of the outcome
+    it has. A ``str``: ``kind == "play"`` holds."""
+
+    START_HAND = "start_hand"
+    PLAY = "play"
+    DRAW = "draw"
+    PASS = "pass"
+    END_HAND = "end_hand"
+    UNDO = "undo"
+    CORRECT = "correct"
 
 
 @dataclass(frozen=True, slots=True)
@@ -139,24 +153,26 @@ def to_dict(action: Action) -> dict[str, Any]:
     """The storage form of an action (seats as numbers from 0)."""
     match action:
         case StartHand(leader, no_double):
-            started: dict[str, Any] = {"type": "start_hand", "leader": leader}
+            started: dict[str, Any] = {"type": ActionKind.START_HAND.value, "leader": leader}
             if no_double:
                 started["no_double"] = True
             return started
         case Play(tile, arm, seat):
-            found: dict[str, Any] = {"type": "play", "tile": str(tile)}
+            found: dict[str, Any] = {"type": ActionKind.PLAY.value, "tile": str(tile)}
             if arm is not None:
                 found["end"] = arm.value
             if seat is not None:
                 found["seat"] = seat
             return found
         case Draw(count, seat, confirm):
-            return _confirmed(_with_seat({"type": "draw", "count": count}, seat), confirm)
+            return _confirmed(
+                _with_seat({"type": ActionKind.DRAW.value, "count": count}, seat), confirm
+            )
         case Pass(seat, confirm):
-            return _confirmed(_with_seat({"type": "pass"}, seat), confirm)
+            return _confirmed(_with_seat({"type": ActionKind.PASS.value}, seat), confirm)
         case EndHand(reports):
             return {
-                "type": "end_hand",
+                "type": ActionKind.END_HAND.value,
                 "remaining": {
                     str(seat): (
                         report.pips if report.tiles is None else [str(t) for t in report.tiles]
@@ -165,9 +181,13 @@ def to_dict(action: Action) -> dict[str, Any]:
                 },
             }
         case Undo():
-            return {"type": "undo"}
+            return {"type": ActionKind.UNDO.value}
         case Correct(entry, actions):
-            return {"type": "correct", "entry": entry, "with": [to_dict(a) for a in actions]}
+            return {
+                "type": ActionKind.CORRECT.value,
+                "entry": entry,
+                "with": [to_dict(a) for a in actions],
+            }
     raise TypeError(f"not an action: {action!r}")
 
 
@@ -175,23 +195,23 @@ def from_dict(data: Mapping[str, Any]) -> Action:
     """Read the storage form back; refuse malformed input with :class:`IllegalAction`."""
     kind = data.get("type") if isinstance(data, Mapping) else None
     seat = _seat(data.get("seat")) if isinstance(data, Mapping) else None
-    if kind == "start_hand":
+    if kind == ActionKind.START_HAND:
         no_double = data.get("no_double", False)
         if not isinstance(no_double, bool):
             raise IllegalAction("bad_no_double", N_("no_double is true or false"), "R21")
         return StartHand(_seat(data.get("leader")), no_double)
-    if kind == "play":
+    if kind == ActionKind.PLAY:
         end = data.get("end")
         tile = Tile.parse(str(data.get("tile", "")))
         return Play(tile, None if end in (None, "") else Arm.parse(str(end)), seat)
-    if kind == "draw":
+    if kind == ActionKind.DRAW:
         count = data.get("count", 1)
         if not isinstance(count, int) or isinstance(count, bool) or not 1 <= count <= MAX_DRAW:
             raise IllegalAction("bad_draw", N_("draw a whole number of tiles, 1 or more"), "R6")
         return Draw(count, seat, _confirm(data.get("confirm")))
-    if kind == "pass":
+    if kind == ActionKind.PASS:
         return Pass(seat, _confirm(data.get("confirm")))
-    if kind == "end_hand":
+    if kind == ActionKind.END_HAND:
         remaining = data.get("remaining")
         if not isinstance(remaining, Mapping):
             raise ImpossibleReport(
@@ -209,9 +229,9 @@ def from_dict(data: Mapping[str, Any]) -> Action:
             else:
                 reports[position] = value
         return EndHand.of(reports)
-    if kind == "undo":
+    if kind == ActionKind.UNDO:
         return Undo()
-    if kind == "correct":
+    if kind == ActionKind.CORRECT:
         return _correct(data)
     raise IllegalAction(
         "bad_action",
@@ -251,7 +271,9 @@ def _correct(data: Mapping[str, Any]) -> Correct:
     actions: list[Play | Draw | Pass] = []
     for item in replacing:
         kind = item.get("type") if isinstance(item, Mapping) else item
-        action = from_dict(item) if kind in ("play", "draw", "pass") else None
+        action = (
+            from_dict(item) if kind in (ActionKind.PLAY, ActionKind.DRAW, ActionKind.PASS) else None
+        )
         if not isinstance(action, Play | Draw | Pass):
             shown = repr(kind) if len(repr(kind)) <= 24 else repr(kind)[:20] + "…"
             raise IllegalAction(

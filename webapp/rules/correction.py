@@ -41,7 +41,7 @@ from typing import Final, Protocol, Self, TypeVar
 
 from .actions import Action, Correct, Draw, Pass, Play
 from .errors import IllegalAction, RuleError
-from .hand import Hand, Move
+from .hand import Hand, Move, MoveKind
 from .layout import arm_name
 from .messages import N_, NP_, Message
 from .options import Options
@@ -179,10 +179,10 @@ def _as_said(action: Play | Draw | Pass) -> Play | Draw | Pass:
 def entered(move: Move) -> Play | Draw | Pass:
     """A move of the record as the action that entered it: what the picker sends again. A
     draw or pass was accepted when it was entered, so it stands as the table's word (R7a)."""
-    if move.kind == "play":
+    if move.kind == MoveKind.PLAY:
         assert move.tile is not None
         return Play(move.tile, move.arm)
-    if move.kind == "draw":
+    if move.kind == MoveKind.DRAW:
         return Draw(move.drawn, confirm=True)
     return Pass(confirm=True)
 
@@ -191,11 +191,11 @@ def words(move: Move, names: tuple[str, ...] | list[str]) -> Message:
     """A move in words, the tile named as on the picker (high half first).
 
     >>> from .layout import Layout
-    >>> words(Move("draw", 1, Layout(), drawn=2), ["Ana", "Ben"])
+    >>> words(Move(MoveKind.DRAW, 1, Layout(), drawn=2), ["Ana", "Ben"])
     'Ben drew 2 tiles'
     """
     name = names[move.seat]
-    if move.kind == "play" and move.tile is not None:
+    if move.kind == MoveKind.PLAY and move.tile is not None:
         if move.arm is None:
             return N_("%(name)s led %(tile)s", name=name, tile=str(move.tile))
         return N_(
@@ -204,7 +204,7 @@ def words(move: Move, names: tuple[str, ...] | list[str]) -> Message:
             tile=str(Tile(*move.tile.key)),
             end=arm_name(move.arm),
         )
-    if move.kind == "draw":
+    if move.kind == MoveKind.DRAW:
         drawn = NP_("a tile", "%(num)s tiles", move.drawn)
         return N_("%(name)s drew %(drawn)s", name=name, drawn=drawn)
     return N_("%(name)s passed", name=name)
@@ -265,7 +265,7 @@ def _message(fixed: Fixed, names: tuple[str, ...]) -> Message:
 def _instead(was: Move, now: tuple[Move, ...], names: tuple[str, ...]) -> Message:
     """How the fixed move differs from what was entered, in the fewest words."""
     only = now[0] if len(now) == 1 else None
-    if only is not None and only.seat == was.seat and only.kind == was.kind == "play":
+    if only is not None and only.seat == was.seat and only.kind == was.kind == MoveKind.PLAY:
         assert only.tile is not None and was.tile is not None
         if was.arm is None:  # a lead: the tile, or which way round it was laid (R4)
             return N_(", not %(tile)s", tile=str(was.tile))
@@ -278,6 +278,6 @@ def _instead(was: Move, now: tuple[Move, ...], names: tuple[str, ...]) -> Messag
             tile=str(Tile(*was.tile.key)),
             end=arm_name(was.arm),
         )
-    if only is not None and only.seat == was.seat and only.kind == was.kind == "draw":
+    if only is not None and only.seat == was.seat and only.kind == was.kind == MoveKind.DRAW:
         return N_(", not %(drawn)s", drawn=was.drawn)
     return N_(" (entered as: %(was)s)", was=words(was, names))

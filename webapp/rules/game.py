@@ -23,10 +23,21 @@ import secrets
 from dataclasses import dataclass, field, replace
 
 from . import evidence
-from .actions import Action, Correct, Draw, EndHand, Pass, Play, StartHand, Undo, in_effect
+from .actions import (
+    Action,
+    ActionKind,
+    Correct,
+    Draw,
+    EndHand,
+    Pass,
+    Play,
+    StartHand,
+    Undo,
+    in_effect,
+)
 from .correction import Fixed, correct
 from .errors import IllegalAction
-from .hand import Hand, HandEnd
+from .hand import Hand, HandEnd, MoveKind
 from .layout import Arm, Placement, arm_name
 from .messages import N_, NP_, Items, Message
 from .options import Finish, Options
@@ -52,7 +63,7 @@ def nothing_to_undo() -> IllegalAction:
 class Outcome:
     """What an accepted action did: points, the count, and what happens next."""
 
-    kind: str
+    kind: ActionKind
     seat: int | None = None
     points: int = 0
     count: int | None = None
@@ -275,7 +286,11 @@ class GameState:
         state, fixed = correct(self, action)
         count = state.hand.layout.count if state.hand else None
         return state, Outcome(
-            "correct", count=count, message=fixed.message, next=state.next_step(), fixed=fixed
+            ActionKind.CORRECT,
+            count=count,
+            message=fixed.message,
+            next=state.next_step(),
+            fixed=fixed,
         )
 
     def _start(self, action: StartHand) -> tuple[GameState, Outcome]:
@@ -322,7 +337,7 @@ class GameState:
         hand = Hand.deal(self.options, number, leader, by_double and not action.no_double)
         state = replace(self, status=Status.PLAYING, hand=hand, hand_number=number)
         return state, Outcome(
-            "start_hand",
+            ActionKind.START_HAND,
             leader,
             message=N_("Hand %(number)s: %(name)s leads", number=number, name=self.name(leader)),
             next=state.next_step(),
@@ -430,7 +445,13 @@ class GameState:
         if state.status is Status.PLAYING and after.end is HandEnd.DOMINO:
             state = replace(state, status=Status.HAND_OVER)
         outcome = Outcome(
-            "play", seat, move.points, move.count, move.breakdown, message, state.next_step()
+            ActionKind.PLAY,
+            seat,
+            move.points,
+            move.count,
+            move.breakdown,
+            message,
+            state.next_step(),
         )
         return state, outcome
 
@@ -443,7 +464,7 @@ class GameState:
         state = replace(self, hand=after)
         drawn = NP_("a tile", "%(num)s tiles", action.count)
         return state, Outcome(
-            "draw",
+            ActionKind.DRAW,
             hand.turn,
             message=N_("%(name)s drew %(drawn)s", name=self.name(hand.turn), drawn=drawn),
             next=state.next_step(),
@@ -457,7 +478,7 @@ class GameState:
         if after.end is HandEnd.BLOCKED:
             state = replace(state, status=Status.HAND_OVER)
         return state, Outcome(
-            "pass",
+            ActionKind.PASS,
             hand.turn,
             message=N_("%(name)s passed", name=self.name(hand.turn)),
             next=state.next_step(),
@@ -519,7 +540,7 @@ class GameState:
             )
         )
         return state, Outcome(
-            "end_hand",
+            ActionKind.END_HAND,
             message=N_("Hand %(number)s settled: %(changes)s", number=hand.number, changes=changes),
             next=state.next_step(),
             result=result,
@@ -611,7 +632,7 @@ class GameState:
         name = self.name(hand.turn)
         if hand.layout.lead is None:
             return N_("%(name)s leads", name=name)
-        if hand.moves and hand.moves[-1].kind == "draw" and hand.moves[-1].seat == hand.turn:
+        if hand.moves and hand.moves[-1].kind == MoveKind.DRAW and hand.moves[-1].seat == hand.turn:
             if hand.drawable:
                 return N_("%(name)s to play, or draw again", name=name)
             return N_("%(name)s to play or pass", name=name)
