@@ -32,9 +32,23 @@ from .errors import (
 )
 from .game import GameState, Outcome
 from .hand import Hand, HandEnd, Move, MoveKind
+from .house_rules import (
+    Blocked,
+    Deal,
+    Doubles,
+    Drawing,
+    Finish,
+    FirstLead,
+    Floor,
+    Points,
+    Rounding,
+    RoundingOf,
+    Settlement,
+    Spinners,
+)
 from .layout import Arm, EndValue, Layout, Placement, points_for
 from .numbers import whole_number
-from .options import PRESETS, Deal, Finish, Options, Settlement
+from .options import PRESETS, Options
 from .progress import HandResult, Status
 from .scorebook import Scorebook
 from .settlement import Report, check_reports, deduced_pips, round_to_five
@@ -49,12 +63,17 @@ __all__ = [
     "ActionKind",
     "Arm",
     "BadOptions",
+    "Blocked",
     "Correct",
     "Deal",
+    "Doubles",
     "Draw",
+    "Drawing",
     "EndHand",
     "EndValue",
     "Finish",
+    "FirstLead",
+    "Floor",
     "GameState",
     "Hand",
     "HandEnd",
@@ -70,11 +89,15 @@ __all__ = [
     "Pass",
     "Placement",
     "Play",
+    "Points",
     "RecordContradiction",
     "Report",
+    "Rounding",
+    "RoundingOf",
     "RuleError",
     "Scorebook",
     "Settlement",
+    "Spinners",
     "StartHand",
     "Status",
     "Tile",

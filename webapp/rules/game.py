@@ -38,9 +38,10 @@ from .actions import (
 from .correction import Fixed, correct
 from .errors import IllegalAction
 from .hand import Hand, HandEnd, MoveKind
+from .house_rules import Finish
 from .layout import Arm, Placement, arm_name
 from .messages import N_, NP_, Items, Message
-from .options import Finish, Options
+from .options import Options
 from .progress import HandResult, Status, stored_seat, stored_whole, stored_wholes
 from .settlement import Report, check_reports
 from .tiles import Tile
