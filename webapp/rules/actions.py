@@ -43,6 +43,16 @@ class ActionKind(enum.StrEnum):
     CORRECT = "correct"
 
 
+def bad_draw() -> IllegalAction:
+    """R6: the refusal of a draw whose count is no whole number of tiles, 1 or more."""
+    return IllegalAction("bad_draw", N_("draw a whole number of tiles, 1 or more"), "R6")
+
+
+def not_a_seat(shown: str) -> IllegalAction:
+    """The refusal of a seat given as something that is no seat number (``shown`` as typed)."""
+    return IllegalAction("bad_seat", N_("%(shown)s is not a seat at this table", shown=shown))
+
+
 @dataclass(frozen=True, slots=True)
 class StartHand:
     """Start the next hand; ``leader`` is a seat, or ``None`` to let R3 decide.
@@ -52,6 +62,29 @@ class StartHand:
 
     leader: int | None = None
     no_double: bool = False
+
+    @classmethod
+    def parse(cls, leader: str, no_double: bool = False) -> StartHand:
+        """A start as a form says it: ``leader`` is ``""`` or ``"random"`` for R3's random
+        pick, else a seat number from 0 as typed; anything else is the ``bad_seat`` refusal.
+        Whether that seat is at this table is the game's to say when the start is applied.
+
+        >>> StartHand.parse(" 2 "), StartHand.parse("random", no_double=True)
+        (StartHand(leader=2, no_double=False), StartHand(leader=None, no_double=True))
+        >>> StartHand.parse("Ana")
+        Traceback (most recent call last):
+        ...
+        webapp.rules.errors.IllegalAction: 'Ana' is not a seat at this table
+        """
+        if not isinstance(leader, str):
+            raise not_a_seat(repr(leader)[:20])
+        text = leader.strip()
+        if text in ("", "random"):
+            return cls(None, no_double)
+        seat = whole_number(text, 4)
+        if seat is None:
+            raise not_a_seat(repr(text[:20]))
+        return cls(seat, no_double)
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,6 +103,23 @@ class Draw:
     count: int = 1
     seat: int | None = None
     confirm: bool = False
+
+    @classmethod
+    def parse(cls, text: str, confirm: bool = False) -> Draw:
+        """A draw as a form says it: its count as typed, 1 to 99 in ASCII digits, or the
+        ``bad_draw`` refusal (R6). How many the boneyard still has is the game's to say.
+
+        >>> Draw.parse(" 3 "), Draw.parse("1", confirm=True).confirm
+        (Draw(count=3, seat=None, confirm=False), True)
+        >>> Draw.parse("0")
+        Traceback (most recent call last):
+        ...
+        webapp.rules.errors.IllegalAction: draw a whole number of tiles, 1 or more
+        """
+        count = whole_number(text, 2)
+        if not count:
+            raise bad_draw()
+        return cls(count, confirm=confirm)
 
 
 @dataclass(frozen=True, slots=True)
@@ -207,7 +257,7 @@ def from_dict(data: Mapping[str, Any]) -> Action:
     if kind == ActionKind.DRAW:
         count = data.get("count", 1)
         if not isinstance(count, int) or isinstance(count, bool) or not 1 <= count <= MAX_DRAW:
-            raise IllegalAction("bad_draw", N_("draw a whole number of tiles, 1 or more"), "R6")
+            raise bad_draw()
         return Draw(count, seat, _confirm(data.get("confirm")))
     if kind == ActionKind.PASS:
         return Pass(seat, _confirm(data.get("confirm")))
@@ -305,8 +355,7 @@ def _seat(value: object) -> int | None:
         return None
     if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < 4:
         return value
-    shown = repr(value) if len(repr(value)) <= 24 else repr(value)[:20] + "…"
-    raise IllegalAction("bad_seat", N_("%(shown)s is not a seat at this table", shown=shown))
+    raise not_a_seat(repr(value) if len(repr(value)) <= 24 else repr(value)[:20] + "…")
 
 
 def _confirm(value: object) -> bool:

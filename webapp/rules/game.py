@@ -33,6 +33,7 @@ from .actions import (
     Play,
     StartHand,
     Undo,
+    bad_draw,
     in_effect,
 )
 from .correction import Fixed, correct
@@ -58,6 +59,11 @@ class BeyondTheMark(LookupError):
 
 def nothing_to_undo() -> IllegalAction:
     return IllegalAction("nothing_to_undo", N_("there is nothing to undo"))
+
+
+def _no_such_seat(seat: int) -> IllegalAction:
+    """The refusal of a seat number (from 0) that is not at this table (R2), said from 1."""
+    return IllegalAction("bad_seat", N_("seat %(seat)s is not at this table", seat=seat + 1))
 
 
 @dataclass(frozen=True, slots=True)
@@ -322,9 +328,7 @@ class GameState:
                 "R21",
             )
         if not 0 <= leader < self.options.player_count:
-            raise IllegalAction(
-                "bad_seat", N_("seat %(seat)s is not at this table", seat=leader + 1)
-            )
+            raise _no_such_seat(leader)
         if self.next_leader is not None and leader != self.next_leader:
             raise IllegalAction(
                 "wrong_leader",
@@ -348,7 +352,7 @@ class GameState:
         if self.status is not Status.PLAYING or self.hand is None:
             raise self._status_refusal(doing)
         if seat is not None and not 0 <= seat < self.options.player_count:
-            raise IllegalAction("bad_seat", N_("seat %(seat)s is not at this table", seat=seat + 1))
+            raise _no_such_seat(seat)
         if seat is not None and seat != self.hand.turn:
             raise IllegalAction(
                 "not_your_turn",
@@ -459,7 +463,7 @@ class GameState:
     def _draw(self, action: Draw) -> tuple[GameState, Outcome]:
         hand = self._check_turn(action.seat, N_("draw"))
         if action.count < 1:
-            raise IllegalAction("bad_draw", N_("draw a whole number of tiles, 1 or more"), "R6")
+            raise bad_draw()
         after = hand.draw(action.count, self.options.players)
         self._check_record(hand, after, action.confirm)
         state = replace(self, hand=after)
@@ -500,9 +504,7 @@ class GameState:
         reports = action.by_seat
         for seat in reports:
             if not 0 <= seat < self.options.player_count:
-                raise IllegalAction(
-                    "bad_seat", N_("seat %(seat)s is not at this table", seat=seat + 1)
-                )
+                raise _no_such_seat(seat)
         check_reports(reports, hand.held, hand.unplayed, hand.boneyard, self.options.players)
         pips = tuple(reports.get(seat, Report(0)).pips for seat in range(len(hand.held)))
         sides = [self.options.side_of(seat) for seat in range(len(hand.held))]
