@@ -45,6 +45,7 @@ from .messages import N_, NP_, Items, Message
 from .options import Options
 from .progress import HandResult, Status, stored_seat, stored_whole, stored_wholes
 from .settlement import Report, check_reports
+from .symmetry import distinct_placements, place_without_end
 from .tiles import Tile
 
 #: The version of the rules a state kept as data (``GameState.to_dict``) is read by: a change
@@ -234,6 +235,15 @@ class GameState:
             return ()  # R21: the highest double leads
         return hand.layout.placements(tile)  # () when it fits no open end
 
+    def places(self, tile: Tile) -> tuple[Placement, ...]:
+        """The places worth asking about for ``tile`` now: ``placements`` with mirror images
+        once (a spinner's empty up and down, the two sides of a lone double lead, which score
+        alike); () if none. A play of ``tile`` with no end goes where it fits when this has
+        one place; the table chooses only between places that differ (R5)."""
+        found = self.placements(tile)
+        hand = self.hand
+        return distinct_placements(hand.layout, found) if hand is not None and found else found
+
     def why_not(self, tile: Tile, arm: Arm | None = None) -> IllegalAction | None:
         """The refusal a play of ``tile`` (on ``arm``) would meet now, or ``None`` if legal."""
         try:
@@ -382,31 +392,7 @@ class GameState:
         hand = self._check_can_play(action.tile, action.seat, check_fit=action.arm is None)
         arm = action.arm
         if hand.layout.lead is not None and arm is None:
-            choices = hand.layout.placements(action.tile)
-            if len(choices) > 1:
-                listed = Items(
-                    tuple(
-                        NP_(
-                            "%(end)s (%(num)s point)",
-                            "%(end)s (%(num)s points)",
-                            p.points,
-                            end=arm_name(p.arm),
-                        )
-                        for p in choices
-                        if p.arm is not None
-                    ),
-                    "or",
-                )
-                raise IllegalAction(
-                    "choose_end",
-                    N_(
-                        "%(tile)s fits more than one end: %(ends)s",
-                        tile=str(action.tile),
-                        ends=listed,
-                    ),
-                    "R5",
-                )
-            arm = choices[0].arm
+            arm = place_without_end(hand.layout, action.tile).arm  # R5, mirror images once
         seat = hand.turn
         after = hand.play(action.tile, arm)
         move = after.moves[-1]
