@@ -13,7 +13,7 @@ from webapp.rules import (
     Blocked,
     Deal,
     Doubles,
-    Drawing,
+    Draws,
     Finish,
     FirstLead,
     Floor,
@@ -70,7 +70,7 @@ def test_the_variant_is_built_from_the_options_by_name_with_the_reserve_resolved
     assert two.variant == Variant(
         spinner=Spinners.EVERY_DOUBLE,
         doubles=Doubles.BOTH_HALVES,
-        draw=Drawing.WHEN_STUCK,
+        draw=Draws.WHEN_STUCK,
         reserve=2,  # R20: two tiles never drawn with 2 players
         first_lead=FirstLead.BY_LOT,
         settlement=Settlement.WINNER_TAKES,

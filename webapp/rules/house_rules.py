@@ -50,7 +50,7 @@ class Doubles(enum.StrEnum):
     ONE_HALF = "one-half"
 
 
-class Drawing(enum.StrEnum):
+class Draws(enum.StrEnum):
     """R6, R19: when the player to move may draw."""
 
     WHEN_STUCK = "when-stuck"

@@ -33,7 +33,7 @@ from .house_rules import (
     Blocked,
     Deal,
     Doubles,
-    Drawing,
+    Draws,
     Finish,
     FirstLead,
     Floor,
@@ -179,7 +179,7 @@ OPTION_SPECS: Final[tuple[OptionSpec, ...]] = (
         "R19",
         N_("Drawing"),
         N_("When the player to move may draw from the boneyard."),
-        Drawing,
+        Draws,
         (N_("Only when no tile fits"), N_("drawing only when stuck")),
         (N_("Any time on one’s turn"), N_("drawing any time")),
     ),
@@ -343,7 +343,7 @@ class Options:
     finish: Finish = Finish.IMMEDIATE
     spinner: Spinners = Spinners.FIRST_DOUBLE
     doubles: Doubles = Doubles.BOTH_HALVES
-    draw: Drawing = Drawing.WHEN_STUCK
+    draw: Draws = Draws.WHEN_STUCK
     reserve: Value = 0  # R20: a number of tiles, or "by-players"
     first_lead: FirstLead = FirstLead.BY_LOT
     rounding: Rounding = Rounding.NEAREST

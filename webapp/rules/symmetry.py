@@ -61,18 +61,12 @@ def distinct_placements(layout: Layout, places: tuple[Placement, ...]) -> tuple[
     return tuple(p for p in places if not (p.arm in repeats and repeats[p.arm] in arms))
 
 
-def places(layout: Layout, tile: Tile) -> tuple[Placement, ...]:
-    """The places worth asking about for ``tile`` on ``layout``: every place it fits, mirror
-    images once; () if none."""
-    return distinct_placements(layout, layout.placements(tile))
-
-
 def place_without_end(layout: Layout, tile: Tile, with_points: bool = True) -> Placement:
     """R5: where ``tile``, played after the lead with no end named, goes: the one place it fits,
     mirror images counted once. Refused with ``no_match`` if it fits no open end, and with
     ``choose_end`` if it fits places that differ, each listed once (with what it scores, unless
     ``with_points`` is false)."""
-    found = places(layout, tile)
+    found = distinct_placements(layout, layout.placements(tile))
     if not found:
         raise IllegalAction("no_match", layout.why_not(tile), "R5")
     if len(found) == 1:

@@ -25,7 +25,7 @@ from typing import Final
 from .house_rules import (
     Blocked,
     Doubles,
-    Drawing,
+    Draws,
     Finish,
     FirstLead,
     Floor,
@@ -46,7 +46,7 @@ class Variant:
 
     spinner: Spinners = Spinners.FIRST_DOUBLE
     doubles: Doubles = Doubles.BOTH_HALVES
-    draw: Drawing = Drawing.WHEN_STUCK
+    draw: Draws = Draws.WHEN_STUCK
     reserve: int = 0  # R20: tiles of the boneyard never drawn, for this number of players
     first_lead: FirstLead = FirstLead.BY_LOT
     settlement: Settlement = Settlement.SUBTRACT_OWN
@@ -90,7 +90,7 @@ class Variant:
     @property
     def draws_any_time(self) -> bool:
         """R19: the player to move may draw even when a tile fits (a draw proves nothing)."""
-        return self.draw is Drawing.ANY_TIME
+        return self.draw is Draws.ANY_TIME
 
     def drawable(self, boneyard: int) -> int:
         """R20: how many of the ``boneyard``'s face-down tiles may still be drawn."""
