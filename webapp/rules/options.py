@@ -23,7 +23,7 @@ it.
 from __future__ import annotations
 
 import enum
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, fields
 from functools import cache
 from typing import Any, Final
@@ -120,26 +120,22 @@ class OptionSpec:
 
 
 def _spec(
-    name: str,
-    rule: str,
-    title: Message,
-    sentence: Message,
-    values: Iterable[Value],
-    *words: tuple[Message, Message],
+    name: str, rule: str, title: Message, sentence: Message, *values: tuple[Value, Message, Message]
 ) -> OptionSpec:
-    """An option whose ``values`` (an enum's members, in order) each have a label and a
-    phrase, in the same order."""
-    declared = tuple(values)
-    if len(declared) != len(words):
-        raise ValueError(f"{name}: {len(declared)} values but {len(words)} labels")
+    """An option from its values, each with its label and phrase. Named values are the members
+    of the option's enum, every one of them in its order: the enum and the table cannot part."""
+    declared = tuple(v for v, _, _ in values)
+    first = declared[0]
+    if isinstance(first, enum.StrEnum) and declared != tuple(type(first)):
+        raise ValueError(f"{name}: the values are not every {type(first).__name__}, in order")
     return OptionSpec(
         name,
         rule,
         title,
         sentence,
         declared,
-        tuple(label for label, _ in words),
-        tuple(phrase for _, phrase in words),
+        tuple(label for _, label, _ in values),
+        tuple(phrase for _, _, phrase in values),
     )
 
 
@@ -150,125 +146,116 @@ OPTION_SPECS: Final[tuple[OptionSpec, ...]] = (
         "R1",
         N_("Tiles dealt"),
         N_("How many tiles each player draws at the start of a hand."),
-        Deal,
-        (N_("9 each for 2, 7 for 3, 5 for 4"), N_("the standard deal")),
-        (N_("5 each"), N_("5 tiles each")),
-        (N_("7 each for 2, else 5"), N_("7 tiles for 2, else 5")),
+        (Deal.STANDARD, N_("9 each for 2, 7 for 3, 5 for 4"), N_("the standard deal")),
+        (Deal.FIVE, N_("5 each"), N_("5 tiles each")),
+        (Deal.SEVEN_FIVE, N_("7 each for 2, else 5"), N_("7 tiles for 2, else 5")),
     ),
     _spec(
         "spinner",
         "R17",
         N_("Spinners"),
         N_("Which doubles branch the layout up and down."),
-        Spinners,
-        (N_("The first double played"), N_("the first double spins")),
-        (N_("None: doubles stay in line"), N_("no spinner")),
-        (N_("Every double"), N_("every double a spinner")),
+        (Spinners.FIRST_DOUBLE, N_("The first double played"), N_("the first double spins")),
+        (Spinners.NONE, N_("None: doubles stay in line"), N_("no spinner")),
+        (Spinners.EVERY_DOUBLE, N_("Every double"), N_("every double a spinner")),
     ),
     _spec(
         "doubles",
         "R18",
         N_("A double at an end"),
         N_("What a double counts while it is an open end of the layout."),
-        Doubles,
-        (N_("Both halves: 4-4 counts 8"), N_("doubles count both halves")),
-        (N_("One half: 4-4 counts 4"), N_("doubles count once")),
+        (Doubles.BOTH_HALVES, N_("Both halves: 4-4 counts 8"), N_("doubles count both halves")),
+        (Doubles.ONE_HALF, N_("One half: 4-4 counts 4"), N_("doubles count once")),
     ),
     _spec(
         "draw",
         "R19",
         N_("Drawing"),
         N_("When the player to move may draw from the boneyard."),
-        Draws,
-        (N_("Only when no tile fits"), N_("drawing only when stuck")),
-        (N_("Any time on one’s turn"), N_("drawing any time")),
+        (Draws.WHEN_STUCK, N_("Only when no tile fits"), N_("drawing only when stuck")),
+        (Draws.ANY_TIME, N_("Any time on one’s turn"), N_("drawing any time")),
     ),
     _spec(
         "reserve",
         "R20",
         N_("Tiles never drawn"),
         N_("How many tiles stay in the boneyard to the end."),
-        (0, 1, 2, BY_PLAYERS),
-        (N_("None: every tile is drawable"), N_("every tile drawn")),
-        (N_("The last tile"), N_("the last tile never drawn")),
-        (N_("The last two tiles"), N_("the last two tiles never drawn")),
-        (N_("2 with 2 players, else 1"), N_("a reserve by players")),
+        (0, N_("None: every tile is drawable"), N_("every tile drawn")),
+        (1, N_("The last tile"), N_("the last tile never drawn")),
+        (2, N_("The last two tiles"), N_("the last two tiles never drawn")),
+        (BY_PLAYERS, N_("2 with 2 players, else 1"), N_("a reserve by players")),
     ),
     _spec(
         "first_lead",
         "R21",
         N_("The first lead"),
         N_("Who leads the first hand, and each hand after a block."),
-        FirstLead,
-        (N_("By lot, or picked at random"), N_("first lead by lot")),
-        (N_("The highest double"), N_("highest double leads")),
+        (FirstLead.BY_LOT, N_("By lot, or picked at random"), N_("first lead by lot")),
+        (FirstLead.HIGHEST_DOUBLE, N_("The highest double"), N_("highest double leads")),
     ),
     _spec(
         "settlement",
         "R13",
         N_("Tiles left at the end of a hand"),
         N_("Who scores or loses the pips left in the hands when a hand ends."),
-        Settlement,
-        (N_("Each loses their own pips"), N_("each loses their own pips")),
-        (N_("Winner scores the others’ pips"), N_("winner takes the pips")),
+        (Settlement.SUBTRACT_OWN, N_("Each loses their own pips"), N_("each loses their own pips")),
+        (
+            Settlement.WINNER_TAKES,
+            N_("Winner scores the others’ pips"),
+            N_("winner takes the pips"),
+        ),
     ),
     _spec(
         "rounding",
         "R22",
         N_("Rounding"),
         N_("How pips left in hands are rounded to fives."),
-        Rounding,
-        (N_("Nearest five: 3 → 5, 7 → 5"), N_("rounding to the nearest five")),
-        (N_("Up: 1 → 5"), N_("rounding up")),
-        (N_("Down: 9 → 5"), N_("rounding down")),
-        (N_("Not at all"), N_("no rounding")),
+        (Rounding.NEAREST, N_("Nearest five: 3 → 5, 7 → 5"), N_("rounding to the nearest five")),
+        (Rounding.UP, N_("Up: 1 → 5"), N_("rounding up")),
+        (Rounding.DOWN, N_("Down: 9 → 5"), N_("rounding down")),
+        (Rounding.NONE, N_("Not at all"), N_("no rounding")),
     ),
     _spec(
         "rounding_of",
         "R22",
         N_("Rounding what the winner takes"),
         N_("Under winner-takes: the opponents’ pips rounded together, or each hand on its own."),
-        RoundingOf,
-        (N_("Their total"), N_("the total rounded")),
-        (N_("Each hand on its own"), N_("each hand rounded")),
+        (RoundingOf.TOTAL, N_("Their total"), N_("the total rounded")),
+        (RoundingOf.EACH_HAND, N_("Each hand on its own"), N_("each hand rounded")),
     ),
     _spec(
         "blocked",
         "R23",
         N_("A blocked hand under winner-takes"),
         N_("Who scores when nobody can play and nobody went out."),
-        Blocked,
-        (N_("Fewest pips takes all pips"), N_("fewest takes all")),
-        (N_("Fewest pips takes differences"), N_("the difference scores")),
-        (N_("Nobody scores"), N_("nobody scores a block")),
+        (Blocked.FEWEST_TAKES, N_("Fewest pips takes all pips"), N_("fewest takes all")),
+        (Blocked.DIFFERENCE, N_("Fewest pips takes differences"), N_("the difference scores")),
+        (Blocked.NOBODY, N_("Nobody scores"), N_("nobody scores a block")),
     ),
     _spec(
         "floor",
         "R24",
         N_("Scores below zero"),
         N_("Whether a settlement may take a score below zero."),
-        Floor,
-        (N_("Yes, below zero"), N_("scores below zero")),
-        (N_("No: scores stop at 0"), N_("scores stop at zero")),
+        (Floor.NONE, N_("Yes, below zero"), N_("scores below zero")),
+        (Floor.ZERO, N_("No: scores stop at 0"), N_("scores stop at zero")),
     ),
     _spec(
         "finish",
         "R16",
         N_("Reaching the target"),
         N_("When a side that reaches the target wins."),
-        Finish,
-        (N_("At once, even mid-hand"), N_("winning at once")),
-        (N_("After the hand is settled"), N_("winning after the hand")),
-        (N_("Only by reaching it exactly"), N_("an exact finish")),
+        (Finish.IMMEDIATE, N_("At once, even mid-hand"), N_("winning at once")),
+        (Finish.END_OF_HAND, N_("After the hand is settled"), N_("winning after the hand")),
+        (Finish.EXACT, N_("Only by reaching it exactly"), N_("an exact finish")),
     ),
     _spec(
         "points",
         "R25",
         N_("Points kept in"),
         N_("Whether scores are kept in pips, or in fives as on a cribbage board."),
-        Points,
-        (N_("Pips: a count of 15 scores 15"), N_("points in pips")),
-        (N_("Fives: a count of 15 scores 3"), N_("points in fives")),
+        (Points.PIPS, N_("Pips: a count of 15 scores 15"), N_("points in pips")),
+        (Points.FIVES, N_("Fives: a count of 15 scores 3"), N_("points in fives")),
     ),
 )
 SPECS: Final[Mapping[str, OptionSpec]] = {spec.name: spec for spec in OPTION_SPECS}
