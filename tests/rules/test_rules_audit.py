@@ -13,6 +13,7 @@ from webapp.rules import (
     Draw,
     EndHand,
     GameState,
+    MoveKind,
     Options,
     Pass,
     Play,
@@ -167,6 +168,7 @@ def test_certain_by_counting_one_draw_two_fitting_tiles():
     found = audited(state, held(ben="5-6 0-0"))
     (breach,) = found.breaches
     assert (breach.move, breach.seat, breach.kind) == (1, 1, "draw")
+    assert breach.kind is MoveKind.DRAW  # the move's own kind, not a string of its own
     assert breach.certainty is Certainty.CERTAIN
     assert breach.rule == "R6"
     assert {str(s.tile) for s in breach.tiles} == {"4-1", "5-6"}

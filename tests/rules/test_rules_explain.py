@@ -212,8 +212,21 @@ def test_add_needs_the_end_only_when_more_than_one_fits() -> None:
     board = Board.parse("5-5,5-3:left")
     assert board.add(Tile(5, 2)).steps[-1] == Step(Tile(5, 2), Arm.RIGHT)
     with pytest.raises(IllegalAction) as refused:
-        Board.parse("5-5").add(Tile(5, 3))
-    assert refused.value.code == "choose_end" and "left or right" in refused.value.message
+        Board.parse("5-5,5-3:left,5-2:right").add(Tile(3, 2))
+    assert refused.value.code == "choose_end" and refused.value.rule == "R5"
+    assert refused.value.message == "3-2 fits more than one end: left or right"
+
+
+def test_add_takes_a_tile_whose_places_are_mirror_images_without_an_end() -> None:
+    """As a game does: a lone double's two sides, a spinner's empty up and down (R5)."""
+    assert Board.parse("5-5").add(Tile(5, 3)).notation == "5-5,5-3:left"
+    opened = Board.parse("5-5,5-3:left,5-2:right")
+    assert opened.add(Tile(5, 0)).notation == "5-5,5-3:left,5-2:right,5-0:up"
+    assert [str(place.arm) for place in opened.places(Tile(5, 0))] == ["up"]
+    assert [str(place.arm) for place in opened.placements(Tile(5, 0))] == ["up", "down"]
+    with pytest.raises(IllegalAction) as refused:
+        opened.add(Tile(3, 6)).add(Tile(6, 5), Arm.LEFT).add(Tile(5, 1))
+    assert refused.value.message == "5-1 fits more than one end: left or up"
 
 
 def test_undo_takes_back_the_last_play_only() -> None:

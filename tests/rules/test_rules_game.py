@@ -18,6 +18,7 @@ from rules_table import (
 )
 
 from webapp.rules import (
+    ActionKind,
     Arm,
     Draw,
     EndHand,
@@ -25,6 +26,7 @@ from webapp.rules import (
     GameState,
     HandEnd,
     IllegalAction,
+    MoveKind,
     Options,
     Pass,
     Play,
@@ -299,6 +301,20 @@ def test_a_thousand_actions_pickle_with_no_chain_of_earlier_states():
     assert len(book.states) < 80
     again = pickle.loads(pickle.dumps(book))
     assert again == book and again.state.done == book.state.done
+
+
+def test_kinds_are_members_that_read_as_the_words_of_the_log_and_the_api(led):
+    """Outcome and move kinds are enum members, yet equal, print and dump as the words the web
+    pages, templates and JSON API have always used."""
+    book, outcome = led.apply(Draw(2))
+    moves = book.state.hand.moves
+    assert outcome.kind is ActionKind.DRAW and outcome.kind == "draw"
+    assert [move.kind for move in moves] == [MoveKind.PLAY, "draw"]
+    assert book.apply(Undo())[1].kind is ActionKind.UNDO
+    shown = {"type": outcome.kind, "moves": [move.kind for move in moves]}
+    assert json.dumps(shown) == '{"type": "draw", "moves": ["play", "draw"]}'
+    assert f"{outcome.kind} after {moves[0].kind}" == "draw after play"
+    assert pickle.loads(pickle.dumps(book)) == book
 
 
 def test_undo_is_an_action_a_replay_understands(led):

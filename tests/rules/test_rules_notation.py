@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 
 import pytest
 from hypothesis import given
@@ -14,6 +15,7 @@ from webapp.rules import (
     Arm,
     Draw,
     EndHand,
+    IllegalAction,
     NotationError,
     Pass,
     Play,
@@ -134,3 +136,75 @@ def test_actions_round_trip_through_their_stored_form(action):
 def test_stored_forms(action, stored):
     assert to_dict(action) == stored
     assert from_dict(stored) == action
+
+
+# --- what a form says: a draw's count and a start's leader ---------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "confirm", "draw"),
+    [("1", False, Draw(1)), (" 3 ", True, Draw(3, confirm=True)), ("99", False, Draw(99))],
+)
+def test_a_drawn_count_as_typed_is_a_draw(text, confirm, draw):
+    assert Draw.parse(text, confirm=confirm) == draw
+
+
+@pytest.mark.parametrize("text", ["", "0", "00", "-1", "1.5", "two", "²", "100", "1" * 5000])
+def test_a_drawn_count_that_is_no_whole_number_from_1_to_99_is_refused_under_r6(text):
+    with pytest.raises(IllegalAction) as refused:
+        Draw.parse(text)
+    assert refused.value.as_dict() == {
+        "code": "bad_draw",
+        "rule": "R6",
+        "message": "draw a whole number of tiles, 1 or more",
+    }
+
+
+def test_a_draw_is_refused_in_the_same_words_typed_or_stored():
+    typed = refusal_of(lambda: Draw.parse("0"))
+    assert typed.as_dict() == refusal_of(lambda: from_dict({"type": "draw", "count": 0})).as_dict()
+
+
+@pytest.mark.parametrize(
+    ("text", "start"),
+    [
+        ("", StartHand(None)),
+        ("random", StartHand(None)),
+        (" random ", StartHand(None)),
+        ("0", StartHand(0)),
+        (" 3 ", StartHand(3)),
+        ("12", StartHand(12)),  # a number, but the game says no such seat is at the table
+    ],
+)
+def test_a_leader_as_a_form_gives_it_is_a_start(text, start):
+    assert StartHand.parse(text) == start
+    assert StartHand.parse(text, no_double=True) == StartHand(start.leader, no_double=True)
+
+
+@pytest.mark.parametrize(
+    ("text", "shown"),
+    [
+        ("Ana", "'Ana'"),
+        (" Ana ", "'Ana'"),
+        ("²", "'²'"),
+        ("-1", "'-1'"),
+        ("1" * 5000, repr("1" * 20)),
+        ("Anastasia Beverly Cunningham", "'Anastasia Beverly Cu'"),
+    ],
+)
+def test_a_leader_that_is_no_seat_number_is_refused_showing_what_was_typed(text, shown):
+    with pytest.raises(IllegalAction) as refused:
+        StartHand.parse(text)
+    assert refused.value.as_dict() == {
+        "code": "bad_seat",
+        "rule": None,
+        "message": f"{shown} is not a seat at this table",
+    }
+    stored = refusal_of(lambda: from_dict({"type": "pass", "seat": "Ana"}))
+    assert refused.value.message.template == stored.message.template  # the words written once
+
+
+def refusal_of(call: Callable[[], object]) -> IllegalAction:
+    with pytest.raises(IllegalAction) as refused:
+        call()
+    return refused.value

@@ -68,6 +68,19 @@ SCENARIOS: dict[str, Callable[[], tuple[Options, list[Action]]]] = {
         TWO,
         [StartHand(0), Play(T("5-5")), Play(T("5-3"), LEFT), Play(T("5-2"), RIGHT)],
     ),
+    # Example B's three plays, then 3-6 and 6-5 on the left: the left end and the spinner's
+    # empty up and down (mirror images of each other) all show 5; the right end 2.
+    "left 5, spinner open": lambda: (
+        TWO,
+        [
+            StartHand(0),
+            Play(T("5-5")),
+            Play(T("5-3"), LEFT),
+            Play(T("5-2"), RIGHT),
+            Play(T("3-6"), LEFT),
+            Play(T("6-5"), LEFT),
+        ],
+    ),
     # 5-5 led, 5-2 left, 5-0 right: open ends 2, 0, and 5 up and down.
     "ends 5 2 0": lambda: (
         TWO,
@@ -183,12 +196,12 @@ ENGINE_REFUSALS = [
         Play(T("2-4"), LEFT),
         "the left end shows 3, and 2-4 has no 3",
     ),
-    refusal(
+    refusal(  # up and down are mirror images: asked once
         "R5",
         "choose_end",
-        "spinner open",
-        Play(T("5-0")),
-        "5-0 fits more than one end: up (5 points) or down (5 points)",
+        "left 5, spinner open",
+        Play(T("5-1")),
+        "5-1 fits more than one end: left (0 points) or up (0 points)",
     ),
     refusal(
         "R5",

@@ -10,6 +10,7 @@
 
 from .actions import (
     Action,
+    ActionKind,
     Correct,
     Draw,
     EndHand,
@@ -29,11 +30,26 @@ from .errors import (
     RecordContradiction,
     RuleError,
 )
-from .game import GameState, HandResult, Outcome, Status
-from .hand import Hand, HandEnd, Move
+from .game import GameState, Outcome
+from .hand import Hand, HandEnd, Move, MoveKind
+from .house_rules import (
+    Blocked,
+    Deal,
+    Doubles,
+    Draws,
+    Finish,
+    FirstLead,
+    Floor,
+    Points,
+    Rounding,
+    RoundingOf,
+    Settlement,
+    Spinners,
+)
 from .layout import Arm, EndValue, Layout, Placement, points_for
 from .numbers import whole_number
-from .options import PRESETS, Deal, Finish, Options, Settlement
+from .options import PRESETS, Options
+from .progress import HandResult, Status
 from .scorebook import Scorebook
 from .settlement import Report, check_reports, deduced_pips, round_to_five
 from .symmetry import distinct_placements
@@ -44,14 +60,20 @@ __all__ = [
     "PRESETS",
     "TOTAL_PIPS",
     "Action",
+    "ActionKind",
     "Arm",
     "BadOptions",
+    "Blocked",
     "Correct",
     "Deal",
+    "Doubles",
     "Draw",
+    "Draws",
     "EndHand",
     "EndValue",
     "Finish",
+    "FirstLead",
+    "Floor",
     "GameState",
     "Hand",
     "HandEnd",
@@ -60,17 +82,22 @@ __all__ = [
     "ImpossibleReport",
     "Layout",
     "Move",
+    "MoveKind",
     "NotationError",
     "Options",
     "Outcome",
     "Pass",
     "Placement",
     "Play",
+    "Points",
     "RecordContradiction",
     "Report",
+    "Rounding",
+    "RoundingOf",
     "RuleError",
     "Scorebook",
     "Settlement",
+    "Spinners",
     "StartHand",
     "Status",
     "Tile",

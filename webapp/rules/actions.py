@@ -15,7 +15,8 @@ EndHand(reports=((1, Report(pips=13, tiles=None)), (2, Report(pips=7, tiles=(Til
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import enum
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, TypeAlias
 
@@ -29,6 +30,29 @@ from .tiles import Tile
 MAX_DRAW = 28
 
 
+class ActionKind(enum.StrEnum):
+    """What an action is: its ``type`` in the plain-dict form, and the ``kind`` of the outcome
+    it has. A ``str``: ``kind == "play"`` holds."""
+
+    START_HAND = "start_hand"
+    PLAY = "play"
+    DRAW = "draw"
+    PASS = "pass"
+    END_HAND = "end_hand"
+    UNDO = "undo"
+    CORRECT = "correct"
+
+
+def bad_draw() -> IllegalAction:
+    """R6: the refusal of a draw whose count is no whole number of tiles, 1 or more."""
+    return IllegalAction("bad_draw", N_("draw a whole number of tiles, 1 or more"), "R6")
+
+
+def not_a_seat(shown: str) -> IllegalAction:
+    """The refusal of a seat given as something that is no seat number (``shown`` as typed)."""
+    return IllegalAction("bad_seat", N_("%(shown)s is not a seat at this table", shown=shown))
+
+
 @dataclass(frozen=True, slots=True)
 class StartHand:
     """Start the next hand; ``leader`` is a seat, or ``None`` to let R3 decide.
@@ -38,6 +62,29 @@ class StartHand:
 
     leader: int | None = None
     no_double: bool = False
+
+    @classmethod
+    def parse(cls, leader: str, no_double: bool = False) -> StartHand:
+        """A start as a form says it: ``leader`` is ``""`` or ``"random"`` for R3's random
+        pick, else a seat number from 0 as typed; anything else is the ``bad_seat`` refusal.
+        Whether that seat is at this table is the game's to say when the start is applied.
+
+        >>> StartHand.parse(" 2 "), StartHand.parse("random", no_double=True)
+        (StartHand(leader=2, no_double=False), StartHand(leader=None, no_double=True))
+        >>> StartHand.parse("Ana")
+        Traceback (most recent call last):
+        ...
+        webapp.rules.errors.IllegalAction: 'Ana' is not a seat at this table
+        """
+        if not isinstance(leader, str):
+            raise not_a_seat(repr(leader)[:20])
+        text = leader.strip()
+        if text in ("", "random"):
+            return cls(None, no_double)
+        seat = whole_number(text, 4)
+        if seat is None:
+            raise not_a_seat(repr(text[:20]))
+        return cls(seat, no_double)
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,6 +103,23 @@ class Draw:
     count: int = 1
     seat: int | None = None
     confirm: bool = False
+
+    @classmethod
+    def parse(cls, text: str, confirm: bool = False) -> Draw:
+        """A draw as a form says it: its count as typed, 1 to 99 in ASCII digits, or the
+        ``bad_draw`` refusal (R6). How many the boneyard still has is the game's to say.
+
+        >>> Draw.parse(" 3 "), Draw.parse("1", confirm=True).confirm
+        (Draw(count=3, seat=None, confirm=False), True)
+        >>> Draw.parse("0")
+        Traceback (most recent call last):
+        ...
+        webapp.rules.errors.IllegalAction: draw a whole number of tiles, 1 or more
+        """
+        count = whole_number(text, 2)
+        if not count:
+            raise bad_draw()
+        return cls(count, confirm=confirm)
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,6 +166,22 @@ MAX_ENTRY = 200  # more moves than a hand can have (28 plays, 19 tiles drawn, pa
 Action: TypeAlias = StartHand | Play | Draw | Pass | EndHand | Undo | Correct
 
 
+def in_effect(actions: Sequence[Action]) -> list[Action]:
+    """The actions a log leaves in effect: each :class:`Undo` cancels the last one standing.
+
+    >>> in_effect([Draw(), Pass(), Undo(), Undo(), Pass()])
+    [Pass(seat=None, confirm=False)]
+    """
+    standing: list[Action] = []
+    for action in actions:
+        if isinstance(action, Undo):
+            if standing:
+                standing.pop()
+        else:
+            standing.append(action)
+    return standing
+
+
 def _report(value: Report | int | list[Tile] | tuple[Tile, ...]) -> Report:
     if isinstance(value, Report):
         return value
@@ -123,24 +203,26 @@ def to_dict(action: Action) -> dict[str, Any]:
     """The storage form of an action (seats as numbers from 0)."""
     match action:
         case StartHand(leader, no_double):
-            started: dict[str, Any] = {"type": "start_hand", "leader": leader}
+            started: dict[str, Any] = {"type": ActionKind.START_HAND.value, "leader": leader}
             if no_double:
                 started["no_double"] = True
             return started
         case Play(tile, arm, seat):
-            found: dict[str, Any] = {"type": "play", "tile": str(tile)}
+            found: dict[str, Any] = {"type": ActionKind.PLAY.value, "tile": str(tile)}
             if arm is not None:
                 found["end"] = arm.value
             if seat is not None:
                 found["seat"] = seat
             return found
         case Draw(count, seat, confirm):
-            return _confirmed(_with_seat({"type": "draw", "count": count}, seat), confirm)
+            return _confirmed(
+                _with_seat({"type": ActionKind.DRAW.value, "count": count}, seat), confirm
+            )
         case Pass(seat, confirm):
-            return _confirmed(_with_seat({"type": "pass"}, seat), confirm)
+            return _confirmed(_with_seat({"type": ActionKind.PASS.value}, seat), confirm)
         case EndHand(reports):
             return {
-                "type": "end_hand",
+                "type": ActionKind.END_HAND.value,
                 "remaining": {
                     str(seat): (
                         report.pips if report.tiles is None else [str(t) for t in report.tiles]
@@ -149,9 +231,13 @@ def to_dict(action: Action) -> dict[str, Any]:
                 },
             }
         case Undo():
-            return {"type": "undo"}
+            return {"type": ActionKind.UNDO.value}
         case Correct(entry, actions):
-            return {"type": "correct", "entry": entry, "with": [to_dict(a) for a in actions]}
+            return {
+                "type": ActionKind.CORRECT.value,
+                "entry": entry,
+                "with": [to_dict(a) for a in actions],
+            }
     raise TypeError(f"not an action: {action!r}")
 
 
@@ -159,23 +245,23 @@ def from_dict(data: Mapping[str, Any]) -> Action:
     """Read the storage form back; refuse malformed input with :class:`IllegalAction`."""
     kind = data.get("type") if isinstance(data, Mapping) else None
     seat = _seat(data.get("seat")) if isinstance(data, Mapping) else None
-    if kind == "start_hand":
+    if kind == ActionKind.START_HAND:
         no_double = data.get("no_double", False)
         if not isinstance(no_double, bool):
             raise IllegalAction("bad_no_double", N_("no_double is true or false"), "R21")
         return StartHand(_seat(data.get("leader")), no_double)
-    if kind == "play":
+    if kind == ActionKind.PLAY:
         end = data.get("end")
         tile = Tile.parse(str(data.get("tile", "")))
         return Play(tile, None if end in (None, "") else Arm.parse(str(end)), seat)
-    if kind == "draw":
+    if kind == ActionKind.DRAW:
         count = data.get("count", 1)
         if not isinstance(count, int) or isinstance(count, bool) or not 1 <= count <= MAX_DRAW:
-            raise IllegalAction("bad_draw", N_("draw a whole number of tiles, 1 or more"), "R6")
+            raise bad_draw()
         return Draw(count, seat, _confirm(data.get("confirm")))
-    if kind == "pass":
+    if kind == ActionKind.PASS:
         return Pass(seat, _confirm(data.get("confirm")))
-    if kind == "end_hand":
+    if kind == ActionKind.END_HAND:
         remaining = data.get("remaining")
         if not isinstance(remaining, Mapping):
             raise ImpossibleReport(
@@ -193,9 +279,9 @@ def from_dict(data: Mapping[str, Any]) -> Action:
             else:
                 reports[position] = value
         return EndHand.of(reports)
-    if kind == "undo":
+    if kind == ActionKind.UNDO:
         return Undo()
-    if kind == "correct":
+    if kind == ActionKind.CORRECT:
         return _correct(data)
     raise IllegalAction(
         "bad_action",
@@ -235,7 +321,9 @@ def _correct(data: Mapping[str, Any]) -> Correct:
     actions: list[Play | Draw | Pass] = []
     for item in replacing:
         kind = item.get("type") if isinstance(item, Mapping) else item
-        action = from_dict(item) if kind in ("play", "draw", "pass") else None
+        action = (
+            from_dict(item) if kind in (ActionKind.PLAY, ActionKind.DRAW, ActionKind.PASS) else None
+        )
         if not isinstance(action, Play | Draw | Pass):
             shown = repr(kind) if len(repr(kind)) <= 24 else repr(kind)[:20] + "…"
             raise IllegalAction(
@@ -267,8 +355,7 @@ def _seat(value: object) -> int | None:
         return None
     if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < 4:
         return value
-    shown = repr(value) if len(repr(value)) <= 24 else repr(value)[:20] + "…"
-    raise IllegalAction("bad_seat", N_("%(shown)s is not a seat at this table", shown=shown))
+    raise not_a_seat(repr(value) if len(repr(value)) <= 24 else repr(value)[:20] + "…")
 
 
 def _confirm(value: object) -> bool:

@@ -38,7 +38,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from .evidence import unplaced
-from .hand import Hand, Move
+from .hand import Hand, Move, MoveKind
 from .layout import Arm, arm_name
 from .messages import N_, NP_, Items, Message
 from .settlement import Report
@@ -70,7 +70,7 @@ class Breach:
 
     move: int  # index in the hand's moves; people read ``move + 1``
     seat: int
-    kind: str  # "draw" | "pass"
+    kind: MoveKind  # a draw or a pass
     drawn: int  # tiles drawn, for a draw
     ends: tuple[tuple[Arm, int], ...]  # every open end at that moment
     tiles: tuple[Seen, ...]  # the evidence: tiles that fitted then
@@ -140,7 +140,7 @@ def audit(hand: Hand, reports: Mapping[int, Report], names: Sequence[str]) -> Au
     breaches = []
     checked = 0
     for index, move in enumerate(hand.moves):
-        if move.kind not in ("draw", "pass"):
+        if move.kind not in (MoveKind.DRAW, MoveKind.PASS):
             continue
         checked += 1
         breach = _check(hand.moves, index, held.get(move.seat, ()), names)
@@ -191,12 +191,14 @@ def _check(
     seat = move.seat
     layout = move.before
     draws = [
-        j for j in range(index, len(moves)) if moves[j].kind == "draw" and moves[j].seat == seat
+        j
+        for j in range(index, len(moves))
+        if moves[j].kind == MoveKind.DRAW and moves[j].seat == seat
     ]
     sightings: list[tuple[Tile, int | None]] = [
         (later.tile, k)
         for k, later in enumerate(moves[index + 1 :], start=index + 1)
-        if later.kind == "play" and later.seat == seat and later.tile is not None
+        if later.kind == MoveKind.PLAY and later.seat == seat and later.tile is not None
     ]
     sightings += [(tile, None) for tile in held_at_end]
     ends = layout.open_ends
@@ -210,7 +212,7 @@ def _check(
         seen.append(Seen(tile, tuple((arm, ends[arm]) for arm in fitted), played_at, window))
     if not seen:
         return None
-    rule = "R6" if move.kind == "draw" else "R7"
+    rule = "R6" if move.kind == MoveKind.DRAW else "R7"
     certain = tuple(s for s in seen if s.certain)
     if certain:
         sentence = N_(
@@ -307,7 +309,7 @@ def _breach(
 
 def _did(move: Move, index: int, names: Sequence[str]) -> Message:
     name = names[move.seat]
-    if move.kind == "pass":
+    if move.kind == MoveKind.PASS:
         return N_("%(name)s passed at move %(move)s", name=name, move=index + 1)
     if move.drawn == 1:
         return N_("%(name)s drew at move %(move)s", name=name, move=index + 1)

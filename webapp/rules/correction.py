@@ -37,20 +37,40 @@ taken back (R5)
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Final
+from typing import Final, Protocol, Self, TypeVar
 
-from .actions import Correct, Draw, Pass, Play, StartHand
+from .actions import Action, Correct, Draw, Pass, Play
 from .errors import IllegalAction, RuleError
-from .hand import Hand, Move
+from .hand import Hand, Move, MoveKind
 from .layout import arm_name
 from .messages import N_, NP_, Message
+from .options import Options
+from .progress import HandResult
 from .tiles import Tile
 
-if TYPE_CHECKING:
-    from .game import GameState
-
-
 _UNSAID: Final = Message("", {})
+
+
+class Fixable(Protocol):
+    """What fixing a move asks of a game's state (a :class:`~.game.GameState`): its hand and the
+    hands settled, its players, the state just after that hand was dealt, and the fold itself.
+    Fixing a move decides no rule: every step goes through ``apply``."""
+
+    @property
+    def hand(self) -> Hand | None: ...
+
+    @property
+    def results(self) -> tuple[HandResult, ...]: ...
+
+    @property
+    def options(self) -> Options: ...
+
+    def dealt_again(self) -> Self: ...
+
+    def apply(self, action: Action) -> tuple[Self, object]: ...
+
+
+State = TypeVar("State", bound=Fixable)
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,7 +92,7 @@ class Fixed:
         return self.entry + 1 + self.kept if self.dropped else None
 
 
-def correct(state: GameState, action: Correct) -> tuple[GameState, Fixed]:
+def correct(state: State, action: Correct) -> tuple[State, Fixed]:
     """The state with move ``action.entry`` of the current hand fixed, and what that did."""
     hand = state.hand
     if hand is None or not can_fix(state):
@@ -104,7 +124,7 @@ def correct(state: GameState, action: Correct) -> tuple[GameState, Fixed]:
             )
         raise IllegalAction("bad_entry", said)
     index = action.entry - 1
-    again = _dealt_again(state, hand)
+    again = state.dealt_again()
     for move in moves[:index]:
         again, _ = again.apply(entered(move))
     at = len(again.hand.moves) if again.hand else 0
@@ -145,7 +165,7 @@ def correct(state: GameState, action: Correct) -> tuple[GameState, Fixed]:
     return again, replace(fixed, message=_message(fixed, state.options.players))
 
 
-def can_fix(state: GameState) -> bool:
+def can_fix(state: Fixable) -> bool:
     """Whether the state has a hand whose moves can be fixed: one not yet settled (R12–R14)."""
     hand = state.hand
     return hand is not None and all(result.number != hand.number for result in state.results)
@@ -159,10 +179,10 @@ def _as_said(action: Play | Draw | Pass) -> Play | Draw | Pass:
 def entered(move: Move) -> Play | Draw | Pass:
     """A move of the record as the action that entered it: what the picker sends again. A
     draw or pass was accepted when it was entered, so it stands as the table's word (R7a)."""
-    if move.kind == "play":
+    if move.kind == MoveKind.PLAY:
         assert move.tile is not None
         return Play(move.tile, move.arm)
-    if move.kind == "draw":
+    if move.kind == MoveKind.DRAW:
         return Draw(move.drawn, confirm=True)
     return Pass(confirm=True)
 
@@ -171,11 +191,11 @@ def words(move: Move, names: tuple[str, ...] | list[str]) -> Message:
     """A move in words, the tile named as on the picker (high half first).
 
     >>> from .layout import Layout
-    >>> words(Move("draw", 1, Layout(), drawn=2), ["Ana", "Ben"])
+    >>> words(Move(MoveKind.DRAW, 1, Layout(), drawn=2), ["Ana", "Ben"])
     'Ben drew 2 tiles'
     """
     name = names[move.seat]
-    if move.kind == "play" and move.tile is not None:
+    if move.kind == MoveKind.PLAY and move.tile is not None:
         if move.arm is None:
             return N_("%(name)s led %(tile)s", name=name, tile=str(move.tile))
         return N_(
@@ -184,26 +204,10 @@ def words(move: Move, names: tuple[str, ...] | list[str]) -> Message:
             tile=str(Tile(*move.tile.key)),
             end=arm_name(move.arm),
         )
-    if move.kind == "draw":
+    if move.kind == MoveKind.DRAW:
         drawn = NP_("a tile", "%(num)s tiles", move.drawn)
         return N_("%(name)s drew %(drawn)s", name=name, drawn=drawn)
     return N_("%(name)s passed", name=name)
-
-
-def _dealt_again(state: GameState, hand: Hand) -> GameState:
-    """The state just after the current hand's ``StartHand``, rebuilt through the rules."""
-    from .game import Status
-
-    before = state.results[-1].scores if state.results else (0,) * len(state.scores)
-    waiting = replace(
-        state,
-        status=Status.AWAITING_START,
-        scores=before,
-        hand_number=hand.number - 1,
-        winner=None,
-    )
-    started, _ = waiting.apply(StartHand(hand.leader))
-    return started
 
 
 def _message(fixed: Fixed, names: tuple[str, ...]) -> Message:
@@ -261,7 +265,7 @@ def _message(fixed: Fixed, names: tuple[str, ...]) -> Message:
 def _instead(was: Move, now: tuple[Move, ...], names: tuple[str, ...]) -> Message:
     """How the fixed move differs from what was entered, in the fewest words."""
     only = now[0] if len(now) == 1 else None
-    if only is not None and only.seat == was.seat and only.kind == was.kind == "play":
+    if only is not None and only.seat == was.seat and only.kind == was.kind == MoveKind.PLAY:
         assert only.tile is not None and was.tile is not None
         if was.arm is None:  # a lead: the tile, or which way round it was laid (R4)
             return N_(", not %(tile)s", tile=str(was.tile))
@@ -274,6 +278,6 @@ def _instead(was: Move, now: tuple[Move, ...], names: tuple[str, ...]) -> Messag
             tile=str(Tile(*was.tile.key)),
             end=arm_name(was.arm),
         )
-    if only is not None and only.seat == was.seat and only.kind == was.kind == "draw":
+    if only is not None and only.seat == was.seat and only.kind == was.kind == MoveKind.DRAW:
         return N_(", not %(drawn)s", drawn=was.drawn)
     return N_(" (entered as: %(was)s)", was=words(was, names))

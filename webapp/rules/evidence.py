@@ -38,7 +38,7 @@ from collections.abc import Sequence
 from typing import NamedTuple
 
 from .errors import RecordContradiction
-from .hand import Hand, Move
+from .hand import Hand, Move, MoveKind
 from .messages import N_, NP_, Items, Message
 from .tiles import DOUBLE_SIX
 
@@ -205,7 +205,7 @@ class _Record(NamedTuple):
         fitted, spare, placed, moments = self.fitted, list(self.spare), self.placed, self.moments
         for move in moves:
             seat = move.seat
-            if move.kind == "play":
+            if move.kind == MoveKind.PLAY:
                 bit = _INDEX[move.tile]  # type: ignore[index]
                 open_to = played[bit] = mine[seat] & ~closed[bit]  # the player's, still open
                 table |= 1 << bit
@@ -220,12 +220,12 @@ class _Record(NamedTuple):
                 index += 1
                 continue
             fitting = 0
-            if move.kind == "pass" or self.draws_count:
+            if move.kind == MoveKind.PASS or self.draws_count:
                 for pip in move.before.open_ends.values():
                     fitting |= _WITH_PIP[pip]
                 fitting &= ~table
             shut = mine[seat]  # the player held none of the tiles that fitted (R6, R7)
-            if move.kind == "draw":
+            if move.kind == MoveKind.DRAW:
                 places[0] = places[0]._replace(size=places[0].size - move.drawn)
                 spare[0] -= move.drawn
                 if move.drawn > 1:  # none of them fitted, but the last one may have (R6)
@@ -358,12 +358,12 @@ def _record(moves: tuple[Move, ...], held: Sequence[int], draws_count: bool) -> 
         if cached is not None and cached[0] is move and cached[1].length == end:
             start, record = end, cached[1]
             break
-        if move.kind != "play" and end < len(moves):
+        if move.kind != MoveKind.PLAY and end < len(moves):
             break  # every draw and pass was checked, so its record was kept (unless evicted)
     if record is None:
         dealt = list(held)
         for move in moves:
-            dealt[move.seat] += 1 if move.kind == "play" else -move.drawn
+            dealt[move.seat] += 1 if move.kind == MoveKind.PLAY else -move.drawn
         record = _Record.dealt(dealt, draws_count)
     record = record.then(moves[start:])
     if start < len(moves):
@@ -388,7 +388,7 @@ def refusal(
     is no evidence when ``draws_count`` is false (R19), and then never refused.
     """
     move = after.moves[-1]
-    if move.kind == "draw" and not draws_count:
+    if move.kind == MoveKind.DRAW and not draws_count:
         return None
     record = _record(after.moves, after.held, draws_count)
     found = record.contradiction()
@@ -397,7 +397,7 @@ def refusal(
     tiles, places = found
     name = names[move.seat]
     head: Message
-    if move.kind == "pass":
+    if move.kind == MoveKind.PASS:
         code = "must_hold_fitting"
         head = N_("%(name)s must hold a tile that fits, so cannot pass", name=name)
     elif move.drawn > 1 and refusal(before, before.draw(1, tuple(names)), names) is None:
@@ -427,7 +427,7 @@ def _proof(
     shown = [DOUBLE_SIX[i] for i in tiles if DOUBLE_SIX[i] not in on_table]
     played_by: dict[int, int] = {}
     for move in hand.moves:
-        if move.kind == "play" and move.tile is not None and _INDEX[move.tile] in tiles:
+        if move.kind == MoveKind.PLAY and move.tile is not None and _INDEX[move.tile] in tiles:
             played_by[move.seat] = played_by.get(move.seat, 0) + 1
     room = dict.fromkeys([*range(len(hand.held)), None], 0)
     for p, place in enumerate(record.places):
@@ -504,7 +504,9 @@ def _entries(
             continue
         if any(moment.fitting >> tile & 1 for tile in tiles):
             move = moves[moment.move]
-            said.setdefault(0 if move.kind == "pass" else move.drawn, []).append(moment.move + 1)
+            said.setdefault(0 if move.kind == MoveKind.PASS else move.drawn, []).append(
+                moment.move + 1
+            )
     if not said:
         return None
     return Items(tuple(_at_moves(drawn, numbers) for drawn, numbers in said.items()), "and")

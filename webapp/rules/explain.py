@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .hand import Move
+from .hand import Move, MoveKind
 from .layout import Arm, Layout, Placement, arm_name, points_for
 from .messages import N_, Message
 from .settlement import round_to_five
@@ -60,10 +60,10 @@ def explain_play(before: Layout, placement: Placement) -> list[Reason]:
 
 def explain_move(move: Move) -> list[Reason]:
     """The explanation of one entry of a hand's record: a play, a draw (R6) or a pass (R7)."""
-    if move.kind == "play" and move.tile is not None:
+    if move.kind == MoveKind.PLAY and move.tile is not None:
         placement = Placement(move.tile, move.arm, move.count, move.points, move.breakdown)
         return explain_play(move.before, placement)
-    if move.kind == "draw":
+    if move.kind == MoveKind.DRAW:
         return [
             Reason(
                 "R6",
@@ -73,7 +73,7 @@ def explain_move(move: Move) -> list[Reason]:
                 ),
             )
         ]
-    if move.kind == "pass":
+    if move.kind == MoveKind.PASS:
         return [Reason("R7", N_("A player who cannot play when the boneyard is empty passes"))]
     return []
 

@@ -19,71 +19,34 @@ webapp.rules.errors.IllegalAction: no open end shows 6: open ends are 3, 2
 
 from __future__ import annotations
 
-import enum
 import secrets
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING
 
 from . import evidence
-from .actions import Action, Correct, Draw, EndHand, Pass, Play, StartHand, Undo
+from .actions import (
+    Action,
+    ActionKind,
+    Correct,
+    Draw,
+    EndHand,
+    Pass,
+    Play,
+    StartHand,
+    Undo,
+    bad_draw,
+    in_effect,
+)
+from .correction import Fixed, correct
 from .errors import IllegalAction
-from .hand import Hand, HandEnd
+from .hand import Hand, HandEnd, MoveKind
+from .house_rules import Finish
 from .layout import Arm, Placement, arm_name
 from .messages import N_, NP_, Items, Message
-from .options import Finish, Options
+from .options import Options
+from .progress import HandResult, Status, stored_seat, stored_whole, stored_wholes
 from .settlement import Report, check_reports
+from .symmetry import distinct_placements, place_without_end
 from .tiles import Tile
-
-if TYPE_CHECKING:
-    from .correction import Fixed
-
-
-class Status(enum.Enum):
-    AWAITING_START = "awaiting_start"
-    PLAYING = "playing"
-    HAND_OVER = "hand_over"
-    GAME_OVER = "game_over"
-
-
-def _whole(value: object) -> int:
-    if not isinstance(value, int) or isinstance(value, bool):
-        raise ValueError(f"{value!r} is not a whole number")
-    return value
-
-
-def _seat(value: object) -> int | None:
-    return None if value is None else _whole(value)
-
-
-def _wholes(values: object) -> tuple[int, ...]:
-    if not isinstance(values, list):
-        raise ValueError(f"{values!r} is not a list")
-    return tuple(_whole(value) for value in values)
-
-
-def _result_to_dict(result: HandResult) -> dict[str, object]:
-    return {
-        "number": result.number,
-        "end": result.end.value,
-        "went_out": result.went_out,
-        "pips": list(result.pips),
-        "rounded": list(result.rounded),
-        "scored": list(result.scored),
-        "settled": list(result.settled),
-        "scores": list(result.scores),
-    }
-
-
-def _result_from_dict(data: object) -> HandResult:
-    if not isinstance(data, dict):
-        raise ValueError(f"{data!r} is not a hand's result")
-    return HandResult(
-        _whole(data["number"]),
-        HandEnd(data["end"]),
-        _seat(data["went_out"]),
-        *(_wholes(data[name]) for name in ("pips", "rounded", "scored", "settled", "scores")),
-    )
-
 
 #: The version of the rules a state kept as data (``GameState.to_dict``) is read by: a change
 #: of the rules that would fold a log to another state must change it, so that snapshots
@@ -99,25 +62,16 @@ def nothing_to_undo() -> IllegalAction:
     return IllegalAction("nothing_to_undo", N_("there is nothing to undo"))
 
 
-@dataclass(frozen=True, slots=True)
-class HandResult:
-    """How a settled hand ended and what it did to the scores (R13, R13p)."""
-
-    number: int
-    end: HandEnd
-    went_out: int | None
-    pips: tuple[int, ...]  # per seat, as reported (0 for the one who went out)
-    rounded: tuple[int, ...]  # per seat, R13 rounding
-    scored: tuple[int, ...]  # per side, points made during the hand
-    settled: tuple[int, ...]  # per side, what settlement added or took
-    scores: tuple[int, ...]  # per side, after settlement
+def _no_such_seat(seat: int) -> IllegalAction:
+    """The refusal of a seat number (from 0) that is not at this table (R2), said from 1."""
+    return IllegalAction("bad_seat", N_("seat %(seat)s is not at this table", seat=seat + 1))
 
 
 @dataclass(frozen=True, slots=True)
 class Outcome:
     """What an accepted action did: points, the count, and what happens next."""
 
-    kind: str
+    kind: ActionKind
     seat: int | None = None
     points: int = 0
     count: int | None = None
@@ -150,10 +104,28 @@ class GameState:
     @classmethod
     def replay(cls, options: Options, actions: list[Action]) -> GameState:
         """Rebuild a state from its actions (each already resolved, see ``resolve``), undos
-        included."""
-        from .scorebook import Scorebook  # it folds through ``apply``
+        included: each undo cancels the last action still in effect (``in_effect``)."""
+        state = cls.new(options)
+        for action in in_effect(actions):
+            state, _ = state.apply(action)
+        return state
 
-        return Scorebook.replay(options, actions).state
+    def dealt_again(self) -> GameState:
+        """The state just after the current hand's :class:`StartHand`, on the scores the last
+        settlement left, rebuilt through the rules (fixing a move folds the hand from there)."""
+        hand = self.hand
+        if hand is None:
+            raise ValueError("no hand has been dealt")
+        before = self.results[-1].scores if self.results else (0,) * len(self.scores)
+        waiting = replace(
+            self,
+            status=Status.AWAITING_START,
+            scores=before,
+            hand_number=hand.number - 1,
+            winner=None,
+        )
+        started, _ = waiting.apply(StartHand(hand.leader))
+        return started
 
     # --- a state at a hand boundary as data (snapshots) --------------------------------------
 
@@ -175,7 +147,7 @@ class GameState:
             "next_leader": self.next_leader,
             "winner": self.winner,
             "winners": list(self.winners),
-            "results": [_result_to_dict(result) for result in self.results],
+            "results": [result.to_dict() for result in self.results],
             "hand": None if hand is None else {"leader": hand.leader, "double": hand.lead_double},
             "done": self.done,
         }
@@ -185,23 +157,25 @@ class GameState:
         """The state ``to_dict`` gave under ``options``; ValueError if ``data`` is not one."""
         try:
             hand = data["hand"]
-            number = _whole(data["hand_number"])
+            number = stored_whole(data["hand_number"])
             dealt = None
             if hand is not None:
                 assert isinstance(hand, dict)
-                dealt = Hand.deal(options, number, _whole(hand["leader"]), bool(hand["double"]))
+                dealt = Hand.deal(
+                    options, number, stored_whole(hand["leader"]), bool(hand["double"])
+                )
             results = data["results"]
             assert isinstance(results, list)
             state = cls(
                 options,
-                _wholes(data["scores"]),
+                stored_wholes(data["scores"]),
                 Status(data["status"]),
                 dealt,
                 number,
-                _seat(data["next_leader"]),
-                _seat(data["winner"]),
-                _wholes(data["winners"]),
-                tuple(_result_from_dict(result) for result in results),
+                stored_seat(data["next_leader"]),
+                stored_seat(data["winner"]),
+                stored_wholes(data["winners"]),
+                tuple(HandResult.from_dict(result) for result in results),
                 str(data["done"]),
             )
         except (AssertionError, KeyError, TypeError, ValueError) as wrong:
@@ -261,6 +235,15 @@ class GameState:
             return ()  # R21: the highest double leads
         return hand.layout.placements(tile)  # () when it fits no open end
 
+    def places(self, tile: Tile) -> tuple[Placement, ...]:
+        """The places worth asking about for ``tile`` now: ``placements`` with mirror images
+        once (a spinner's empty up and down, the two sides of a lone double lead, which score
+        alike); () if none. A play of ``tile`` with no end goes where it fits when this has
+        one place; the table chooses only between places that differ (R5)."""
+        found = self.placements(tile)
+        hand = self.hand
+        return distinct_placements(hand.layout, found) if hand is not None and found else found
+
     def why_not(self, tile: Tile, arm: Arm | None = None) -> IllegalAction | None:
         """The refusal a play of ``tile`` (on ``arm``) would meet now, or ``None`` if legal."""
         try:
@@ -317,12 +300,14 @@ class GameState:
         return replace(new, done=outcome.message), outcome
 
     def _correct(self, action: Correct) -> tuple[GameState, Outcome]:
-        from .correction import correct  # it folds the hand again through ``apply``
-
         state, fixed = correct(self, action)
         count = state.hand.layout.count if state.hand else None
         return state, Outcome(
-            "correct", count=count, message=fixed.message, next=state.next_step(), fixed=fixed
+            ActionKind.CORRECT,
+            count=count,
+            message=fixed.message,
+            next=state.next_step(),
+            fixed=fixed,
         )
 
     def _start(self, action: StartHand) -> tuple[GameState, Outcome]:
@@ -353,9 +338,7 @@ class GameState:
                 "R21",
             )
         if not 0 <= leader < self.options.player_count:
-            raise IllegalAction(
-                "bad_seat", N_("seat %(seat)s is not at this table", seat=leader + 1)
-            )
+            raise _no_such_seat(leader)
         if self.next_leader is not None and leader != self.next_leader:
             raise IllegalAction(
                 "wrong_leader",
@@ -369,7 +352,7 @@ class GameState:
         hand = Hand.deal(self.options, number, leader, by_double and not action.no_double)
         state = replace(self, status=Status.PLAYING, hand=hand, hand_number=number)
         return state, Outcome(
-            "start_hand",
+            ActionKind.START_HAND,
             leader,
             message=N_("Hand %(number)s: %(name)s leads", number=number, name=self.name(leader)),
             next=state.next_step(),
@@ -379,7 +362,7 @@ class GameState:
         if self.status is not Status.PLAYING or self.hand is None:
             raise self._status_refusal(doing)
         if seat is not None and not 0 <= seat < self.options.player_count:
-            raise IllegalAction("bad_seat", N_("seat %(seat)s is not at this table", seat=seat + 1))
+            raise _no_such_seat(seat)
         if seat is not None and seat != self.hand.turn:
             raise IllegalAction(
                 "not_your_turn",
@@ -409,31 +392,7 @@ class GameState:
         hand = self._check_can_play(action.tile, action.seat, check_fit=action.arm is None)
         arm = action.arm
         if hand.layout.lead is not None and arm is None:
-            choices = hand.layout.placements(action.tile)
-            if len(choices) > 1:
-                listed = Items(
-                    tuple(
-                        NP_(
-                            "%(end)s (%(num)s point)",
-                            "%(end)s (%(num)s points)",
-                            p.points,
-                            end=arm_name(p.arm),
-                        )
-                        for p in choices
-                        if p.arm is not None
-                    ),
-                    "or",
-                )
-                raise IllegalAction(
-                    "choose_end",
-                    N_(
-                        "%(tile)s fits more than one end: %(ends)s",
-                        tile=str(action.tile),
-                        ends=listed,
-                    ),
-                    "R5",
-                )
-            arm = choices[0].arm
+            arm = place_without_end(hand.layout, action.tile).arm  # R5, mirror images once
         seat = hand.turn
         after = hand.play(action.tile, arm)
         move = after.moves[-1]
@@ -477,20 +436,26 @@ class GameState:
         if state.status is Status.PLAYING and after.end is HandEnd.DOMINO:
             state = replace(state, status=Status.HAND_OVER)
         outcome = Outcome(
-            "play", seat, move.points, move.count, move.breakdown, message, state.next_step()
+            ActionKind.PLAY,
+            seat,
+            move.points,
+            move.count,
+            move.breakdown,
+            message,
+            state.next_step(),
         )
         return state, outcome
 
     def _draw(self, action: Draw) -> tuple[GameState, Outcome]:
         hand = self._check_turn(action.seat, N_("draw"))
         if action.count < 1:
-            raise IllegalAction("bad_draw", N_("draw a whole number of tiles, 1 or more"), "R6")
+            raise bad_draw()
         after = hand.draw(action.count, self.options.players)
         self._check_record(hand, after, action.confirm)
         state = replace(self, hand=after)
         drawn = NP_("a tile", "%(num)s tiles", action.count)
         return state, Outcome(
-            "draw",
+            ActionKind.DRAW,
             hand.turn,
             message=N_("%(name)s drew %(drawn)s", name=self.name(hand.turn), drawn=drawn),
             next=state.next_step(),
@@ -504,7 +469,7 @@ class GameState:
         if after.end is HandEnd.BLOCKED:
             state = replace(state, status=Status.HAND_OVER)
         return state, Outcome(
-            "pass",
+            ActionKind.PASS,
             hand.turn,
             message=N_("%(name)s passed", name=self.name(hand.turn)),
             next=state.next_step(),
@@ -525,9 +490,7 @@ class GameState:
         reports = action.by_seat
         for seat in reports:
             if not 0 <= seat < self.options.player_count:
-                raise IllegalAction(
-                    "bad_seat", N_("seat %(seat)s is not at this table", seat=seat + 1)
-                )
+                raise _no_such_seat(seat)
         check_reports(reports, hand.held, hand.unplayed, hand.boneyard, self.options.players)
         pips = tuple(reports.get(seat, Report(0)).pips for seat in range(len(hand.held)))
         sides = [self.options.side_of(seat) for seat in range(len(hand.held))]
@@ -566,7 +529,7 @@ class GameState:
             )
         )
         return state, Outcome(
-            "end_hand",
+            ActionKind.END_HAND,
             message=N_("Hand %(number)s settled: %(changes)s", number=hand.number, changes=changes),
             next=state.next_step(),
             result=result,
@@ -658,7 +621,7 @@ class GameState:
         name = self.name(hand.turn)
         if hand.layout.lead is None:
             return N_("%(name)s leads", name=name)
-        if hand.moves and hand.moves[-1].kind == "draw" and hand.moves[-1].seat == hand.turn:
+        if hand.moves and hand.moves[-1].kind == MoveKind.DRAW and hand.moves[-1].seat == hand.turn:
             if hand.drawable:
                 return N_("%(name)s to play, or draw again", name=name)
             return N_("%(name)s to play or pass", name=name)

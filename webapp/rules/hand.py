@@ -27,11 +27,19 @@ class HandEnd(enum.Enum):
     BLOCKED = "blocked"
 
 
+class MoveKind(enum.StrEnum):
+    """What a move of a hand's record is (R5, R6, R7). A ``str``: ``kind == "play"`` holds."""
+
+    PLAY = "play"
+    DRAW = "draw"
+    PASS = "pass"
+
+
 @dataclass(frozen=True, slots=True)
 class Move:
     """One entry in a hand's record, with the layout as it stood before it (replay, audit)."""
 
-    kind: str  # "play" | "draw" | "pass"
+    kind: MoveKind
     seat: int
     before: Layout
     tile: Tile | None = None  # for a play: oriented as laid
@@ -109,7 +117,7 @@ class Hand:
         layout = self.layout.place(tile, arm)
         laid = layout.lead if arm is None else layout.arm(arm)[-1]
         move = Move(
-            "play",
+            MoveKind.PLAY,
             self.turn,
             self.layout,
             laid,
@@ -184,7 +192,7 @@ class Hand:
                     count=count,
                 )
             raise IllegalAction("draw_too_many", said, "R20" if kept else "R6")
-        move = Move("draw", self.turn, self.layout, drawn=count)
+        move = Move(MoveKind.DRAW, self.turn, self.layout, drawn=count)
         return replace(
             self,
             held=_with(self.held, self.turn, count),
@@ -225,7 +233,7 @@ class Hand:
         return replace(
             self,
             passes=passes,
-            moves=(*self.moves, Move("pass", self.turn, self.layout)),
+            moves=(*self.moves, Move(MoveKind.PASS, self.turn, self.layout)),
             turn=self.turn if blocked else self._next_seat(),
             end=HandEnd.BLOCKED if blocked else None,
         )

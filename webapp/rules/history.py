@@ -23,12 +23,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from .actions import Action, Correct, EndHand, StartHand, Undo
+from .actions import Action, Correct, EndHand, StartHand, Undo, in_effect
 from .correction import Fixed
 from .errors import RuleError
-from .game import GameState, HandResult, Status
+from .game import GameState
 from .hand import Hand
 from .options import Options
+from .progress import HandResult, Status
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,23 +69,6 @@ class History:
             if played.number == number:
                 return played
         return None
-
-
-def in_effect(actions: Sequence[Action]) -> list[Action]:
-    """The actions a log leaves in effect: each :class:`Undo` cancels the last one standing.
-
-    >>> from .actions import Draw, Pass
-    >>> in_effect([Draw(), Pass(), Undo(), Undo(), Pass()])
-    [Pass(seat=None, confirm=False)]
-    """
-    standing: list[Action] = []
-    for action in actions:
-        if isinstance(action, Undo):
-            if standing:
-                standing.pop()
-        else:
-            standing.append(action)
-    return standing
 
 
 def settled_prefix(actions: Sequence[Action]) -> int:

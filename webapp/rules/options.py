@@ -24,11 +24,25 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from functools import cache
-from typing import Final
+from typing import Any, Final
 
 from .errors import BadOptions
+from .house_rules import (
+    Blocked,
+    Deal,
+    Doubles,
+    Draws,
+    Finish,
+    FirstLead,
+    Floor,
+    Points,
+    Rounding,
+    RoundingOf,
+    Settlement,
+    Spinners,
+)
 from .messages import N_, Items, Message, Param, listed
 from .numbers import whole_number
 from .tiles import DOUBLE_SIX
@@ -36,43 +50,26 @@ from .variant import Variant
 
 MAX_NAME_LENGTH: Final = 30
 Value = str | int
+BY_PLAYERS: Final = "by-players"  # R20: the reserve's one value that is no number of tiles
 
 
-class Deal(enum.Enum):
-    """R1: how many tiles each player draws."""
+def as_written(value: Value) -> Value:
+    """An option's value as RULES.md writes it: the plain ``str`` of an enum member.
 
-    STANDARD = "9-7-5"
-    FIVE = "5"
-    SEVEN_FIVE = "7-5-5"
-
-    def hand_size(self, players: int) -> int:
-        if self is Deal.FIVE:
-            return 5
-        if self is Deal.SEVEN_FIVE:
-            return 7 if players == 2 else 5
-        return {2: 9, 3: 7, 4: 5}[players]
-
-
-class Settlement(enum.Enum):
-    """R13 and R13p: how the tiles left in hands are settled."""
-
-    SUBTRACT_OWN = "subtract-own"
-    WINNER_TAKES = "winner-takes"
-
-
-class Finish(enum.Enum):
-    """R16, R25: when a game that reaches its target ends."""
-
-    IMMEDIATE = "immediate"
-    END_OF_HAND = "end-of-hand"
-    EXACT = "exact"
+    >>> as_written(Rounding.UP), as_written(2)
+    ('up', 2)
+    """
+    return value.value if isinstance(value, enum.StrEnum) else value
 
 
 @dataclass(frozen=True, slots=True)
 class OptionSpec:
     """One option of RULES.md: its values (the first the default), its rule, and words for
     people: ``sentence`` says what the option decides, ``labels`` what each value does and
-    ``phrases`` how a changed value is named after a preset ("rounding up")."""
+    ``phrases`` how a changed value is named after a preset ("rounding up").
+
+    An option with named values takes them from its enum (:mod:`.house_rules`), whose members
+    ``read`` gives; the reserve (R20) is a number of tiles, or ``"by-players"``."""
 
     name: str
     rule: str
@@ -97,12 +94,17 @@ class OptionSpec:
         return self.phrases[self.values.index(value)]
 
     def read(self, value: object) -> Value:
-        """``value`` as one of this option's values (numbers may come as text), or a refusal."""
+        """``value`` as one of this option's values (numbers may come as text), or a refusal:
+        the enum member for an option with named values.
+
+        >>> SPECS["rounding"].read("up") is Rounding.UP, SPECS["reserve"].read(" 2 ")
+        (True, 2)
+        """
         if isinstance(value, str) and any(isinstance(v, int) for v in self.values):
             number = whole_number(value, 2)
             value = value.strip() if number is None else number
         if isinstance(value, bool) or value not in self.values:
-            allowed = Items(tuple(repr(v) for v in self.values), "or")
+            allowed = Items(tuple(repr(as_written(v)) for v in self.values), "or")
             shown = repr(value) if len(repr(value)) <= 24 else repr(value)[:20] + "…"
             raise BadOptions(
                 self.name,
@@ -114,18 +116,24 @@ class OptionSpec:
                 ),
                 self.rule,
             )
-        return self.values[self.values.index(value)]  # as declared: 2, not 2.0
+        return self.values[self.values.index(value)]  # as declared: Rounding.UP; 2, not 2.0
 
 
 def _spec(
     name: str, rule: str, title: Message, sentence: Message, *values: tuple[Value, Message, Message]
 ) -> OptionSpec:
+    """An option from its values, each with its label and phrase. Named values are the members
+    of the option's enum, every one of them in its order: the enum and the table cannot part."""
+    declared = tuple(v for v, _, _ in values)
+    first = declared[0]
+    if isinstance(first, enum.StrEnum) and declared != tuple(type(first)):
+        raise ValueError(f"{name}: the values are not every {type(first).__name__}, in order")
     return OptionSpec(
         name,
         rule,
         title,
         sentence,
-        tuple(v for v, _, _ in values),
+        declared,
         tuple(label for _, label, _ in values),
         tuple(phrase for _, _, phrase in values),
     )
@@ -138,34 +146,34 @@ OPTION_SPECS: Final[tuple[OptionSpec, ...]] = (
         "R1",
         N_("Tiles dealt"),
         N_("How many tiles each player draws at the start of a hand."),
-        ("9-7-5", N_("9 each for 2, 7 for 3, 5 for 4"), N_("the standard deal")),
-        ("5", N_("5 each"), N_("5 tiles each")),
-        ("7-5-5", N_("7 each for 2, else 5"), N_("7 tiles for 2, else 5")),
+        (Deal.STANDARD, N_("9 each for 2, 7 for 3, 5 for 4"), N_("the standard deal")),
+        (Deal.FIVE, N_("5 each"), N_("5 tiles each")),
+        (Deal.SEVEN_FIVE, N_("7 each for 2, else 5"), N_("7 tiles for 2, else 5")),
     ),
     _spec(
         "spinner",
         "R17",
         N_("Spinners"),
         N_("Which doubles branch the layout up and down."),
-        ("first-double", N_("The first double played"), N_("the first double spins")),
-        ("none", N_("None: doubles stay in line"), N_("no spinner")),
-        ("every-double", N_("Every double"), N_("every double a spinner")),
+        (Spinners.FIRST_DOUBLE, N_("The first double played"), N_("the first double spins")),
+        (Spinners.NONE, N_("None: doubles stay in line"), N_("no spinner")),
+        (Spinners.EVERY_DOUBLE, N_("Every double"), N_("every double a spinner")),
     ),
     _spec(
         "doubles",
         "R18",
         N_("A double at an end"),
         N_("What a double counts while it is an open end of the layout."),
-        ("both-halves", N_("Both halves: 4-4 counts 8"), N_("doubles count both halves")),
-        ("one-half", N_("One half: 4-4 counts 4"), N_("doubles count once")),
+        (Doubles.BOTH_HALVES, N_("Both halves: 4-4 counts 8"), N_("doubles count both halves")),
+        (Doubles.ONE_HALF, N_("One half: 4-4 counts 4"), N_("doubles count once")),
     ),
     _spec(
         "draw",
         "R19",
         N_("Drawing"),
         N_("When the player to move may draw from the boneyard."),
-        ("when-stuck", N_("Only when no tile fits"), N_("drawing only when stuck")),
-        ("any-time", N_("Any time on one’s turn"), N_("drawing any time")),
+        (Draws.WHEN_STUCK, N_("Only when no tile fits"), N_("drawing only when stuck")),
+        (Draws.ANY_TIME, N_("Any time on one’s turn"), N_("drawing any time")),
     ),
     _spec(
         "reserve",
@@ -175,75 +183,79 @@ OPTION_SPECS: Final[tuple[OptionSpec, ...]] = (
         (0, N_("None: every tile is drawable"), N_("every tile drawn")),
         (1, N_("The last tile"), N_("the last tile never drawn")),
         (2, N_("The last two tiles"), N_("the last two tiles never drawn")),
-        ("by-players", N_("2 with 2 players, else 1"), N_("a reserve by players")),
+        (BY_PLAYERS, N_("2 with 2 players, else 1"), N_("a reserve by players")),
     ),
     _spec(
         "first_lead",
         "R21",
         N_("The first lead"),
         N_("Who leads the first hand, and each hand after a block."),
-        ("by-lot", N_("By lot, or picked at random"), N_("first lead by lot")),
-        ("highest-double", N_("The highest double"), N_("highest double leads")),
+        (FirstLead.BY_LOT, N_("By lot, or picked at random"), N_("first lead by lot")),
+        (FirstLead.HIGHEST_DOUBLE, N_("The highest double"), N_("highest double leads")),
     ),
     _spec(
         "settlement",
         "R13",
         N_("Tiles left at the end of a hand"),
         N_("Who scores or loses the pips left in the hands when a hand ends."),
-        ("subtract-own", N_("Each loses their own pips"), N_("each loses their own pips")),
-        ("winner-takes", N_("Winner scores the others’ pips"), N_("winner takes the pips")),
+        (Settlement.SUBTRACT_OWN, N_("Each loses their own pips"), N_("each loses their own pips")),
+        (
+            Settlement.WINNER_TAKES,
+            N_("Winner scores the others’ pips"),
+            N_("winner takes the pips"),
+        ),
     ),
     _spec(
         "rounding",
         "R22",
         N_("Rounding"),
         N_("How pips left in hands are rounded to fives."),
-        ("nearest", N_("Nearest five: 3 → 5, 7 → 5"), N_("rounding to the nearest five")),
-        ("up", N_("Up: 1 → 5"), N_("rounding up")),
-        ("down", N_("Down: 9 → 5"), N_("rounding down")),
-        ("none", N_("Not at all"), N_("no rounding")),
+        (Rounding.NEAREST, N_("Nearest five: 3 → 5, 7 → 5"), N_("rounding to the nearest five")),
+        (Rounding.UP, N_("Up: 1 → 5"), N_("rounding up")),
+        (Rounding.DOWN, N_("Down: 9 → 5"), N_("rounding down")),
+        (Rounding.NONE, N_("Not at all"), N_("no rounding")),
     ),
     _spec(
         "rounding_of",
         "R22",
         N_("Rounding what the winner takes"),
         N_("Under winner-takes: the opponents’ pips rounded together, or each hand on its own."),
-        ("total", N_("Their total"), N_("the total rounded")),
-        ("each-hand", N_("Each hand on its own"), N_("each hand rounded")),
+        (RoundingOf.TOTAL, N_("Their total"), N_("the total rounded")),
+        (RoundingOf.EACH_HAND, N_("Each hand on its own"), N_("each hand rounded")),
     ),
     _spec(
         "blocked",
         "R23",
         N_("A blocked hand under winner-takes"),
         N_("Who scores when nobody can play and nobody went out."),
-        ("fewest-takes", N_("Fewest pips takes all pips"), N_("fewest takes all")),
-        ("difference", N_("Fewest pips takes differences"), N_("the difference scores")),
-        ("nobody", N_("Nobody scores"), N_("nobody scores a block")),
+        (Blocked.FEWEST_TAKES, N_("Fewest pips takes all pips"), N_("fewest takes all")),
+        (Blocked.DIFFERENCE, N_("Fewest pips takes differences"), N_("the difference scores")),
+        (Blocked.NOBODY, N_("Nobody scores"), N_("nobody scores a block")),
     ),
     _spec(
         "floor",
         "R24",
         N_("Scores below zero"),
         N_("Whether a settlement may take a score below zero."),
-        ("none", N_("Yes, below zero"), N_("scores below zero")),
-        ("zero", N_("No: scores stop at 0"), N_("scores stop at zero")),
+        (Floor.NONE, N_("Yes, below zero"), N_("scores below zero")),
+        (Floor.ZERO, N_("No: scores stop at 0"), N_("scores stop at zero")),
     ),
     _spec(
         "finish",
         "R16",
         N_("Reaching the target"),
         N_("When a side that reaches the target wins."),
-        ("immediate", N_("At once, even mid-hand"), N_("winning at once")),
-        ("end-of-hand", N_("After the hand is settled"), N_("winning after the hand")),
-        ("exact", N_("Only by reaching it exactly"), N_("an exact finish")),
+        (Finish.IMMEDIATE, N_("At once, even mid-hand"), N_("winning at once")),
+        (Finish.END_OF_HAND, N_("After the hand is settled"), N_("winning after the hand")),
+        (Finish.EXACT, N_("Only by reaching it exactly"), N_("an exact finish")),
     ),
     _spec(
         "points",
         "R25",
         N_("Points kept in"),
         N_("Whether scores are kept in pips, or in fives as on a cribbage board."),
-        ("pips", N_("Pips: a count of 15 scores 15"), N_("points in pips")),
-        ("fives", N_("Fives: a count of 15 scores 3"), N_("points in fives")),
+        (Points.PIPS, N_("Pips: a count of 15 scores 15"), N_("points in pips")),
+        (Points.FIVES, N_("Fives: a count of 15 scores 3"), N_("points in fives")),
     ),
 )
 SPECS: Final[Mapping[str, OptionSpec]] = {spec.name: spec for spec in OPTION_SPECS}
@@ -271,13 +283,13 @@ PRESET_LIST: Final = (
         "pagat",
         N_("Pagat"),
         N_("The player who goes out scores the pips left in the others’ hands."),
-        {"settlement": "winner-takes"},
+        {"settlement": Settlement.WINNER_TAKES},
     ),
     Preset(
         "muggins",
         N_("Muggins"),
         N_("No spinner: the layout is a line with two ends all hand long."),
-        {"spinner": "none"},
+        {"spinner": Spinners.NONE},
     ),
     Preset(
         "five-up",
@@ -286,7 +298,12 @@ PRESET_LIST: Final = (
             "Every double a spinner, 5 tiles each, the winner takes the pips, points in fives to "
             "61."
         ),
-        {"spinner": "every-double", "deal": "5", "settlement": "winner-takes", "points": "fives"},
+        {
+            "spinner": Spinners.EVERY_DOUBLE,
+            "deal": Deal.FIVE,
+            "settlement": Settlement.WINNER_TAKES,
+            "points": Points.FIVES,
+        },
     ),
 )
 PRESETS: Final[Mapping[str, Preset]] = {preset.name: preset for preset in PRESET_LIST}
@@ -295,7 +312,7 @@ OPTION_NAMES: Final = ("target", *SPECS)
 
 def default_target(players: int, points: str) -> int:
     """R15, R25: 250 with 2 players and 200 with 3 or 4 in pips; 61 in fives."""
-    if points == "fives":
+    if points == Points.FIVES:
         return 61
     return 250 if players == 2 else 200
 
@@ -311,16 +328,16 @@ class Options:
     target: int = 200  # R15; ``make`` sets the default for the players and points
     settlement: Settlement = Settlement.SUBTRACT_OWN
     finish: Finish = Finish.IMMEDIATE
-    spinner: str = "first-double"
-    doubles: str = "both-halves"
-    draw: str = "when-stuck"
-    reserve: Value = 0
-    first_lead: str = "by-lot"
-    rounding: str = "nearest"
-    rounding_of: str = "total"
-    blocked: str = "fewest-takes"
-    floor: str = "none"
-    points: str = "pips"
+    spinner: Spinners = Spinners.FIRST_DOUBLE
+    doubles: Doubles = Doubles.BOTH_HALVES
+    draw: Draws = Draws.WHEN_STUCK
+    reserve: Value = 0  # R20: a number of tiles, or "by-players"
+    first_lead: FirstLead = FirstLead.BY_LOT
+    rounding: Rounding = Rounding.NEAREST
+    rounding_of: RoundingOf = RoundingOf.TOTAL
+    blocked: Blocked = Blocked.FEWEST_TAKES
+    floor: Floor = Floor.NONE
+    points: Points = Points.PIPS
 
     @classmethod
     def make(
@@ -363,8 +380,11 @@ class Options:
             )
         chosen: dict[str, object] = {**PRESETS[preset].rules}
         chosen.update({k: v for k, v in rules.items() if v is not None and v != ""})
-        values = {name: SPECS[name].read(chosen.get(name, SPECS[name].default)) for name in SPECS}
-        if values["rounding"] == "none" and values["points"] == "fives":
+        # Each option as its spec reads it: an enum member, or the reserve's number or word.
+        values: dict[str, Any] = {
+            name: spec.read(chosen.get(name, spec.default)) for name, spec in SPECS.items()
+        }
+        if values["rounding"] is Rounding.NONE and values["points"] is Points.FIVES:
             raise BadOptions(
                 "rounding",
                 N_(
@@ -375,17 +395,8 @@ class Options:
             )
         target = chosen.get("target")
         if target is None:
-            target = default_target(len(names), str(values["points"]))
-        return cls(
-            names,
-            bool(partnership),
-            preset,
-            deal=Deal(values.pop("deal")),
-            settlement=Settlement(values.pop("settlement")),
-            finish=Finish(values.pop("finish")),
-            target=_check_target(target),
-            **{name: value for name, value in values.items()},  # type: ignore[arg-type]
-        )
+            target = default_target(len(names), values["points"])
+        return cls(names, bool(partnership), preset, target=_check_target(target), **values)
 
     @property
     def player_count(self) -> int:
@@ -402,27 +413,16 @@ class Options:
     @property
     def reserve_size(self) -> int:
         """R20: how many tiles of the boneyard are never drawn."""
-        if self.reserve == "by-players":
+        if self.reserve == BY_PLAYERS:
             return 2 if self.player_count == 2 else 1
         return int(self.reserve)
 
     @property
     def variant(self) -> Variant:
-        """The rules object whose hooks the layout, hand and game ask (R17–R25)."""
-        return _variant(
-            self.spinner,
-            self.doubles,
-            self.draw,
-            self.reserve_size,
-            self.first_lead,
-            self.settlement.value,
-            self.rounding,
-            self.rounding_of,
-            self.blocked,
-            self.floor,
-            self.finish.value,
-            self.points,
-        )
+        """The rules object whose hooks the layout, hand and game ask (R17–R25): each option
+        it holds, by name, and R20's reserve as a number of tiles for this table."""
+        chosen = {name: getattr(self, name) for name in _VARIANT_OPTIONS}
+        return _variant(**chosen, reserve=self.reserve_size)
 
     @property
     def goal(self) -> int:
@@ -445,9 +445,9 @@ class Options:
         return " & ".join(self.players[seat] for seat in self.seats_of(side))
 
     def value(self, name: str) -> Value:
-        """The value of the option ``name`` as RULES.md writes it (``target`` included)."""
-        found = getattr(self, name)
-        return found.value if isinstance(found, enum.Enum) else found  # type: ignore[no-any-return]
+        """The value of the option ``name`` as RULES.md writes it, a plain ``str`` or ``int``
+        (``target`` included): what ``rules_dict`` stores and exports."""
+        return as_written(getattr(self, name))
 
     def rules_dict(self) -> dict[str, object]:
         """The options by their RULES.md names, as stored, exported and shown."""
@@ -479,9 +479,19 @@ class Options:
         return listed(Items(tuple(words)))
 
 
+#: The options a :class:`Variant` holds, each under its own name (the deal is the table's: it
+#: needs the number of players; the reserve it holds as a number of tiles).
+_VARIANT_OPTIONS: Final = tuple(
+    spec.name
+    for spec in OPTION_SPECS
+    if spec.name in {field.name for field in fields(Variant)} and spec.name != "reserve"
+)
+
+
 @cache
-def _variant(*values: object) -> Variant:
-    return Variant(*values)  # type: ignore[arg-type]
+def _variant(**options: Any) -> Variant:
+    """One :class:`Variant` per set of rules: every layout of a game shares its game's."""
+    return Variant(**options)
 
 
 def _check_target(value: object) -> int:

@@ -20,8 +20,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .errors import IllegalAction, NotationError, RuleError
-from .layout import Arm, Layout, Placement, arm_name
-from .messages import N_, Items
+from .layout import Arm, Layout, Placement
+from .messages import N_
+from .symmetry import distinct_placements, place_without_end
 from .tiles import DOUBLE_SIX, Tile
 from .variant import SEED, Variant
 
@@ -130,11 +131,23 @@ class Board:
             return ()
         return self.layout.placements(tile)
 
+    def places(self, tile: Tile) -> tuple[Placement, ...]:
+        """The places worth asking about for ``tile``: ``placements`` with mirror images once,
+        as a game asks (``GameState.places``). ``add`` needs an end only when this has more
+        than one place.
+
+        >>> [str(place.arm) for place in Board.parse("6-6").places(Tile(6, 4))]
+        ['left']
+        """
+        found = self.placements(tile)
+        return distinct_placements(self.layout, found) if found else found
+
     # --- changing it -----------------------------------------------------------------------
 
     def add(self, tile: Tile, arm: Arm | None = None) -> Board:
         """The board with ``tile`` played on ``arm``; the arm may be left out where only one
-        fits. Refused as a game would refuse it (R1, R4, R5, R9, R10)."""
+        place fits, mirror images counted once (``places``). Refused as a game would refuse it
+        (R1, R4, R5, R9, R10)."""
         layout = self.layout
         if tile in layout.tiles:
             raise IllegalAction(
@@ -150,18 +163,8 @@ class Board:
                     "R4",
                 )
             return Board((Step(tile),), (*self.layouts, layout.place(tile, None)))
-        if arm is None:
-            places = layout.placements(tile)
-            if not places:
-                raise IllegalAction("no_match", layout.why_not(tile), "R5")
-            if len(places) > 1:
-                listed = Items(tuple(arm_name(p.arm) for p in places if p.arm is not None), "or")
-                raise IllegalAction(
-                    "choose_end",
-                    N_("%(tile)s fits more than one end: %(ends)s", tile=str(tile), ends=listed),
-                    "R5",
-                )
-            arm = places[0].arm
+        if arm is None:  # R5: as a game decides it, mirror images counted once
+            arm = place_without_end(layout, tile, with_points=False).arm
         after = layout.place(tile, arm)
         return Board((*self.steps, Step(tile, arm)), (*self.layouts, after))
 

@@ -34,11 +34,12 @@ from typing import Final
 
 from .actions import Action, Draw, EndHand, Pass, Play, StartHand
 from .errors import BadOptions
-from .game import GameState, Status
+from .game import GameState
 from .history import History, PlayedHand, replay
 from .layout import arm_name
 from .messages import N_, NP_, Items, Message
 from .options import PRESETS, SPECS, Options, default_target
+from .progress import Status
 
 CHANGEABLE: Final = ("preset", "target", *(name for name in SPECS if name != "deal"))
 

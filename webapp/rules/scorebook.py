@@ -1,6 +1,6 @@
 """A game as its log leaves it, holding what undo needs and nothing older.
 
-An :class:`~.actions.Undo` cancels the last action still in effect (see ``history.in_effect``),
+An :class:`~.actions.Undo` cancels the last action still in effect (see ``actions.in_effect``),
 so undo needs the state before that action. A :class:`GameState` keeps no earlier states; a
 :class:`Scorebook` keeps the states since the start of the current hand, one per action in
 effect: the first of them, its *mark*, sums up every hand settled before in its scores and
@@ -18,7 +18,7 @@ back into the hand before, which the scorebook does not hold: it is rebuilt from
 ((10, 0), 2)
 >>> book, outcome = book.apply(Undo())
 >>> outcome.kind, book.state.hand.moves, book.state.can_undo
-('undo', (), True)
+(<ActionKind.UNDO: 'undo'>, (), True)
 >>> log.append(Undo())
 >>> book, outcome = book.apply(Undo(), lambda undo: Scorebook.replay(options, [*log, *undo]))
 >>> book.state.hand_number, book.state.can_undo
@@ -34,7 +34,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from .actions import Action, StartHand, Undo
+from .actions import Action, ActionKind, StartHand, Undo
 from .game import BeyondTheMark, GameState, Outcome, nothing_to_undo
 from .messages import N_
 from .options import Options
@@ -117,7 +117,7 @@ class Scorebook:
         else:
             back = rebuild([action])
         message = N_("Undone: %(done)s", done=state.done)
-        return back, Outcome("undo", message=message, next=back.state.next_step())
+        return back, Outcome(ActionKind.UNDO, message=message, next=back.state.next_step())
 
     def _apply(self, action: Action) -> tuple[Scorebook, Outcome]:
         state, outcome = self.state.apply(action)

@@ -19,30 +19,33 @@ from functools import cache
 from itertools import combinations
 
 from .errors import ImpossibleReport
+from .house_rules import Blocked, Rounding, RoundingOf
 from .messages import N_, NP_, Items, Message, Param
 from .tiles import Tile
 
 
-def round_to_five(pips: int, rounding: str = "nearest") -> int:
+def round_to_five(pips: int, rounding: str = Rounding.NEAREST) -> int:
     """R13, R22: pips rounded to a multiple of five. ``"nearest"``: a remainder of 1 or 2
     rounds down, 3 or 4 up; ``"up"``: any remainder up; ``"down"``: down; ``"none"``: as is.
+    ``rounding`` is a :class:`~.house_rules.Rounding`, or its value as RULES.md writes it (as
+    here, and in the web's tables of examples).
 
     >>> [round_to_five(n) for n in (2, 3, 7, 8, 12, 13)]
     [0, 5, 5, 10, 10, 15]
     >>> [round_to_five(7, how) for how in ("nearest", "up", "down", "none")]
     [5, 10, 5, 7]
     """
-    if rounding == "up":
+    if rounding == Rounding.UP:
         return 5 * ((pips + 4) // 5)
-    if rounding == "down":
+    if rounding == Rounding.DOWN:
         return 5 * (pips // 5)
-    if rounding == "none":
+    if rounding == Rounding.NONE:
         return pips
     return 5 * ((pips + 2) // 5)
 
 
 def subtract_own(
-    pips: Mapping[int, int], sides: Sequence[int], rounding: str = "nearest"
+    pips: Mapping[int, int], sides: Sequence[int], rounding: str = Rounding.NEAREST
 ) -> tuple[int, ...]:
     """R13: each player's pips, rounded (R22), come off their own side's score."""
     deltas = [0] * (max(sides) + 1)
@@ -55,9 +58,9 @@ def winner_takes(
     pips: Mapping[int, int],
     sides: Sequence[int],
     went_out: int | None,
-    rounding: str = "nearest",
-    rounding_of: str = "total",
-    blocked: str = "fewest-takes",
+    rounding: str = Rounding.NEAREST,
+    rounding_of: str = RoundingOf.TOTAL,
+    blocked: str = Blocked.FEWEST_TAKES,
 ) -> tuple[int, ...]:
     """R13p, R22, R23: the side that went out, or that holds fewest pips on a block, scores.
 
@@ -85,7 +88,7 @@ def winner_takes(
         held[sides[seat]] += amount
 
     def paid(amounts: Sequence[int]) -> int:
-        if rounding_of == "each-hand":
+        if rounding_of == RoundingOf.EACH_HAND:
             return sum(round_to_five(amount, rounding) for amount in amounts)
         return round_to_five(sum(amounts), rounding)
 
@@ -94,17 +97,17 @@ def winner_takes(
         winner = sides[went_out]
         deltas[winner] = paid([held[side] for side in range(side_count) if side != winner])
         return tuple(deltas)
-    if blocked == "nobody":
+    if blocked == Blocked.NOBODY:
         return tuple(deltas)
     fewest = min(held)
     leaders = [side for side in range(side_count) if held[side] == fewest]
     others = [held[side] for side in range(side_count) if held[side] != fewest]
     if len(leaders) == 1:
-        if blocked == "difference":
+        if blocked == Blocked.DIFFERENCE:
             deltas[leaders[0]] = paid([amount - fewest for amount in others])
         else:
             deltas[leaders[0]] = paid(others)
-    elif side_count == 3 and len(leaders) == 2 and blocked == "fewest-takes":
+    elif side_count == 3 and len(leaders) == 2 and blocked == Blocked.FEWEST_TAKES:
         (third,) = (side for side in range(3) if side not in leaders)
         for side in leaders:
             deltas[side] = round_to_five(held[third] // 2, rounding)

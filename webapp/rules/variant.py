@@ -9,10 +9,10 @@ defaults are RULES.md R1–R16 (the ``seed`` preset).
 
 >>> SEED.makes_spinner(Tile(4, 4), spinners=0), SEED.makes_spinner(Tile(6, 6), spinners=1)
 (True, False)
->>> FIVE_UP = Variant(spinner="every-double", points="fives")
+>>> FIVE_UP = Variant(spinner=Spinners.EVERY_DOUBLE, points=Points.FIVES)
 >>> FIVE_UP.makes_spinner(Tile(6, 6), spinners=1), FIVE_UP.points_for(15)
 (True, 3)
->>> Variant(doubles="one-half").double_value(Tile(5, 5))
+>>> Variant(doubles=Doubles.ONE_HALF).double_value(Tile(5, 5))
 5
 """
 
@@ -22,44 +22,58 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Final
 
+from .house_rules import (
+    Blocked,
+    Doubles,
+    Draws,
+    Finish,
+    FirstLead,
+    Floor,
+    Points,
+    Rounding,
+    RoundingOf,
+    Settlement,
+    Spinners,
+)
 from .settlement import round_to_five, subtract_own, winner_takes
 from .tiles import Tile
 
 
 @dataclass(frozen=True, slots=True)
 class Variant:
-    """What a game's house rules decide; each field is the option of RULES.md of that name."""
+    """What a game's house rules decide; each field is the option of RULES.md of that name,
+    as the same enum member :class:`~.options.Options` holds."""
 
-    spinner: str = "first-double"
-    doubles: str = "both-halves"
-    draw: str = "when-stuck"
+    spinner: Spinners = Spinners.FIRST_DOUBLE
+    doubles: Doubles = Doubles.BOTH_HALVES
+    draw: Draws = Draws.WHEN_STUCK
     reserve: int = 0  # R20: tiles of the boneyard never drawn, for this number of players
-    first_lead: str = "by-lot"
-    settlement: str = "subtract-own"
-    rounding: str = "nearest"
-    rounding_of: str = "total"
-    blocked: str = "fewest-takes"
-    floor: str = "none"
-    finish: str = "immediate"
-    points: str = "pips"
+    first_lead: FirstLead = FirstLead.BY_LOT
+    settlement: Settlement = Settlement.SUBTRACT_OWN
+    rounding: Rounding = Rounding.NEAREST
+    rounding_of: RoundingOf = RoundingOf.TOTAL
+    blocked: Blocked = Blocked.FEWEST_TAKES
+    floor: Floor = Floor.NONE
+    finish: Finish = Finish.IMMEDIATE
+    points: Points = Points.PIPS
 
     # --- the layout (R8–R11, R17, R18) --------------------------------------------------------
 
     @property
     def has_spinners(self) -> bool:
         """R17: whether any double ever opens up and down."""
-        return self.spinner != "none"
+        return self.spinner is not Spinners.NONE
 
     def makes_spinner(self, tile: Tile, spinners: int) -> bool:
         """R9, R17: whether ``tile``, played when ``spinners`` spinners are down, is one."""
-        if not tile.is_double or self.spinner == "none":
+        if not tile.is_double or self.spinner is Spinners.NONE:
             return False
-        return self.spinner == "every-double" or spinners == 0
+        return self.spinner is Spinners.EVERY_DOUBLE or spinners == 0
 
     def double_value(self, tile: Tile) -> int:
         """R8, R18: what a double counts where it counts as a double (an end, a lone lead,
         an open spinner)."""
-        return tile.a if self.doubles == "one-half" else tile.pips
+        return tile.a if self.doubles is Doubles.ONE_HALF else tile.pips
 
     def points_for(self, count: int) -> int:
         """R11, R25: a positive multiple of five scores, in pips or in fives; else nothing.
@@ -69,14 +83,14 @@ class Variant:
         """
         if count <= 0 or count % 5:
             return 0
-        return count // 5 if self.points == "fives" else count
+        return count // 5 if self.points is Points.FIVES else count
 
     # --- drawing and leading (R6, R7, R19–R21) ------------------------------------------------
 
     @property
     def draws_any_time(self) -> bool:
         """R19: the player to move may draw even when a tile fits (a draw proves nothing)."""
-        return self.draw == "any-time"
+        return self.draw is Draws.ANY_TIME
 
     def drawable(self, boneyard: int) -> int:
         """R20: how many of the ``boneyard``'s face-down tiles may still be drawn."""
@@ -85,7 +99,7 @@ class Variant:
     @property
     def leads_highest_double(self) -> bool:
         """R21: in the first hand and after a block, the highest double leads."""
-        return self.first_lead == "highest-double"
+        return self.first_lead is FirstLead.HIGHEST_DOUBLE
 
     # --- settling (R13, R13p, R22–R25) --------------------------------------------------------
 
@@ -97,7 +111,7 @@ class Variant:
         self, pips: Mapping[int, int], sides: Sequence[int], went_out: int | None
     ) -> tuple[int, ...]:
         """R13, R13p, R22, R23, R25: what the settlement adds to (or takes from) each side."""
-        if self.settlement == "subtract-own":
+        if self.settlement is Settlement.SUBTRACT_OWN:
             deltas = subtract_own(pips, sides, self.rounding)
         else:
             deltas = winner_takes(
@@ -107,12 +121,12 @@ class Variant:
 
     def in_points(self, pips: int) -> int:
         """R25: an amount of pips (a multiple of five in fives) on this game's scale."""
-        return pips // 5 if self.points == "fives" else pips
+        return pips // 5 if self.points is Points.FIVES else pips
 
     def after(self, score: int, delta: int, target: int) -> int:
         """R24, R25: the score a change of ``delta`` leaves: a floor at zero stops a loss
         there; an exact finish refuses points that would pass the target."""
-        if delta < 0 and self.floor == "zero":
+        if delta < 0 and self.floor is Floor.ZERO:
             return max(score + delta, min(score, 0))
         if delta > 0 and self.passes_target(score, delta, target):
             return score
@@ -120,11 +134,11 @@ class Variant:
 
     def passes_target(self, score: int, points: int, target: int) -> bool:
         """R25: under an exact finish, points that would take a score past the target."""
-        return self.finish == "exact" and points > 0 and score + points > target
+        return self.finish is Finish.EXACT and points > 0 and score + points > target
 
     def wins(self, score: int, target: int) -> bool:
         """R15, R25: whether a score has reached the target (exactly, under an exact finish)."""
-        return score == target if self.finish == "exact" else score >= target
+        return score == target if self.finish is Finish.EXACT else score >= target
 
 
 SEED: Final = Variant()
