@@ -170,15 +170,16 @@ def test_refusal_is_422_with_rule_and_changes_nothing(table: ApiTable) -> None:
 
 def test_a_tile_fitting_two_ends_needs_an_end(table: ApiTable) -> None:
     table.act("start_hand", starter="Ana")
-    table.act("play", tile="5-5")
-    body = table.act("play", expect=422, tile="5-3")
+    for tile, end in [("5-5", None), ("5-3", "left"), ("5-2", "right")]:
+        table.act("play", tile=tile, end=end)
+    body = table.act("play", expect=422, tile="3-2")
     assert body["error"]["code"] == "choose_end"
     assert (
         body["error"]["message"]
-        == "5-3 fits more than one end: left (0 points) or right (0 points)"
+        == "3-2 fits more than one end: left (0 points) or right (0 points)"
     )
-    table.act("play", tile="5-3", end="right")
-    assert table.state["hand"]["ends"] == {"left": 5, "right": 3}
+    table.act("play", tile="3-2", end="right")
+    assert table.state["hand"]["ends"] == {"left": 3, "right": 3, "up": 5, "down": 5}
 
 
 def test_stale_and_repeated_submissions_are_409_and_apply_nothing(

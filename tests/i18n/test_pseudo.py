@@ -207,7 +207,7 @@ def test_every_page_and_every_refusal_is_translated(
     get("guided hand, last step", "/learn/999", (200, 404))
     get("practice, empty", "/practice")
     get("practice, a board", "/practice?p=3-2,2-2:right,2-6:right")
-    get("practice, a choice", "/practice?p=3-2,2-2:right,2-6:right&add=2-4")
+    get("practice, a choice", "/practice?p=3-2,2-2:right,2-6:right&add=3-6")
     get("practice, refused", "/practice?p=3-2&add=6-6", 422)
     get("offline page", "/offline")
     get("404 page", "/g/no-such-game", 404)

@@ -721,3 +721,17 @@ def test_the_rules_page_draws_the_house_rules(client: FlaskClient) -> None:
     assert "[2|2] 2" in page.text.split('id="R18"')[1].split('id="R19"')[0]  # R18: one half
     for preset in PRESET_LIST:
         assert preset.title in shown
+
+
+def test_a_mirror_image_place_needs_no_end_on_the_page_as_through_the_api_R5(
+    table: Table,
+) -> None:
+    """After a 6-6 lead its two sides are one place: one tap plays 6-4, the same play the JSON
+    API makes of it (tests/api/test_api_mirror.py)."""
+    table.create("Ana", "Ben")
+    table.start(leader="0")
+    table.play("6-6")
+    answer = table.play("6-4", htmx=True)
+    assert answer.status_code == 200
+    assert "Ben played 6-4 on the left end: 4 + [6|6] 12 = 16" in text(answer)
+    assert table.state.hand is not None and table.state.hand.layout.count == 16

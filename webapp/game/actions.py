@@ -21,7 +21,6 @@ from ..rules import (
     Arm,
     Draw,
     EndHand,
-    IllegalAction,
     Pass,
     Play,
     RuleError,
@@ -29,9 +28,7 @@ from ..rules import (
     Tile,
     Undo,
     to_dict,
-    whole_number,
 )
-from ..rules.messages import N_
 from ..store import StaleRevision
 from ..ui.labels import play_reasons
 from ..web.game import Table, store
@@ -116,9 +113,10 @@ def on_screen(table: Table, settle: Mapping[int, Any] | None = None) -> Refused:
 
 @bp.post("/g/<game_id>/play")
 def play(table: Table) -> ResponseReturnValue:
-    """A tapped tile: played at once where it fits one place (or where the form says), else the
-    table is asked which end. The game read to find where the tile fits is the one the play is
-    judged against."""
+    """A tapped tile: played at once where it fits one place, mirror images counted once (or
+    where the form says), else the table is asked which end. A tile that fits nowhere is sent to
+    the rules all the same, which say why. The game read to find where the tile fits is the one
+    the play is judged against."""
     seq = submitted_seq()
     answer = on_screen(table)
     try:
@@ -126,16 +124,9 @@ def play(table: Table) -> ResponseReturnValue:
         end = request.form.get("end", "").strip()
         if end:
             return act(table, Play(tile, Arm.parse(end)), answer)
-        if seq != table.seq:  # a stale tap is about an earlier layout: say so before anything
-            return act(table, Play(tile, None), answer)
-        state = table.state
-        places = screen.choices(state, tile)
-        if not places:
-            raise state.why_not(tile) or IllegalAction(
-                "no_match", N_("%(tile)s cannot be played now", tile=str(tile))
-            )
-        if len(places) == 1:
-            return act(table, Play(tile, places[0].arm), answer)
+        places = table.state.places(tile) if seq == table.seq else ()
+        if len(places) <= 1:  # (a stale tap is about an earlier layout: said before anything)
+            return act(table, Play(tile, places[0].arm if places else None), answer)
     except RuleError as refusal:
         return answer(refusal_notice(refusal), 422)
     if not is_htmx():
@@ -145,12 +136,11 @@ def play(table: Table) -> ResponseReturnValue:
 
 @bp.post("/g/<game_id>/draw")
 def draw(table: Table) -> ResponseReturnValue:
-    count = whole_number(request.form.get("count", "1"), 2)
-    if not count:
-        refusal = IllegalAction("bad_draw", N_("draw a whole number of tiles, 1 or more"), "R6")
+    try:
+        action = Draw.parse(request.form.get("count", "1"), confirm=_confirmed())
+    except RuleError as refusal:
         return on_screen(table)(refusal_notice(refusal), 422)
-    action = Draw(count, confirm=_confirmed())
-    return act(table, action, on_screen(table), again={"count": str(count)})
+    return act(table, action, on_screen(table), again={"count": str(action.count)})
 
 
 @bp.post("/g/<game_id>/pass")
@@ -170,16 +160,13 @@ def undo(table: Table) -> ResponseReturnValue:
 
 @bp.post("/g/<game_id>/start")
 def start(table: Table) -> ResponseReturnValue:
-    leader = request.form.get("leader", "").strip()
-    seat = whole_number(leader, 4)
-    if leader not in ("", "random") and seat is None:
-        refusal = IllegalAction(
-            "bad_seat", N_("%(shown)s is not a seat at this table", shown=repr(leader[:20]))
-        )
-        return on_screen(table)(refusal_notice(refusal), 422)
     # R21: the table may say nobody holds a double, so the leader it names leads any tile.
     no_double = request.values.get("no_double") == "1"
-    return act(table, StartHand(seat, no_double=no_double), on_screen(table))
+    try:
+        action = StartHand.parse(request.form.get("leader", ""), no_double=no_double)
+    except RuleError as refusal:
+        return on_screen(table)(refusal_notice(refusal), 422)
+    return act(table, action, on_screen(table))
 
 
 @bp.post("/g/<game_id>/settle")

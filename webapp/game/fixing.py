@@ -20,7 +20,6 @@ from ..i18n.words import gettext, say
 from ..rules import Arm, Correct, Draw, GameState, IllegalAction, Pass, Play, RuleError, Tile
 from ..rules.correction import can_fix, words
 from ..rules.messages import N_
-from ..rules.numbers import whole_number
 from ..ui.labels import end_label
 from ..ui.layouts import Picture
 from ..ui.picker import picker_tiles
@@ -83,10 +82,7 @@ def _chosen() -> tuple[Play | Draw | Pass, ...]:
         # pass_play: it was the next player's tile, and the one entered passed first.
         return (played,) if what == "play" else (Pass(), played)
     if what == "draw":
-        count = whole_number(form.get("count", ""), 2)
-        if not count:
-            raise IllegalAction("bad_draw", N_("draw a whole number of tiles, 1 or more"), "R6")
-        return (Draw(count),)
+        return (Draw.parse(form.get("count", "")),)
     if what == "pass":
         return (Pass(),)
     if what == "remove":

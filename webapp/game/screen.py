@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from ..i18n.words import gettext, ngettext, say
-from ..rules import GameState, HandEnd, Outcome, Placement, Status, Tile, distinct_placements
+from ..rules import GameState, HandEnd, Outcome, Placement, Status, Tile
 from ..rules.layout import arm_name
 from ..rules.messages import Items
 from ..store import Snapshot
@@ -207,13 +207,6 @@ def choice_of(tile: Tile, places: tuple[Placement, ...]) -> Choice:
             for place in places
         ),
     )
-
-
-def choices(state: GameState, tile: Tile) -> tuple[Placement, ...]:
-    """The places worth asking about: mirror images of one another are asked once."""
-    hand = state.hand
-    places = state.placements(tile)
-    return distinct_placements(hand.layout, places) if hand else places
 
 
 def start(state: GameState) -> Start:

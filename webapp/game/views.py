@@ -77,7 +77,7 @@ def _asked_choice(table: Table) -> Choice | None:
         tile = Tile.parse(asked[:5])
     except RuleError:
         return None
-    places = screen.choices(state, tile)
+    places = state.places(tile)
     return screen.choice_of(tile, places) if len(places) > 1 else None
 
 

@@ -107,7 +107,7 @@ def practice() -> ResponseReturnValue:
         return _practice_page(board, preset)
     try:
         step = Step.parse(added[:20])
-        places = board.placements(step.tile)
+        places = board.places(step.tile)
         if step.arm is None and board.layout.lead is not None and len(places) > 1:
             return _practice_page(board, preset, choice=(step.tile, places))
         board = board.add(step.tile, step.arm)
