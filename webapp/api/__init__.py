@@ -11,8 +11,7 @@ from flask.typing import ResponseReturnValue
 
 from ..config import IMPORT_BODY_LIMIT
 from ..i18n.words import gettext, say
-from ..rules import RuleError, from_dict
-from ..rules.messages import N_
+from ..rules import from_dict
 from ..store import GameNotFound, Snapshot, StaleRevision
 from ..web.errors import json_error
 from ..web.game import create_game, remember, store
@@ -72,8 +71,6 @@ def _normalised(value: Any, depth: int) -> Any:
 def create() -> ResponseReturnValue:
     body = _body()
     rules = body.get("rules") or {}
-    if not isinstance(rules, dict):
-        raise RuleError("bad_rules", N_('rules must be an object such as {"preset": "seed"}'))
     snapshot = create_game(body.get("players"), body.get("partnership", False), rules)
     return jsonify(GameShape(snapshot).as_json()), 201
 
@@ -135,15 +132,7 @@ def _editable(key: str) -> Snapshot:
 
 def _by_seat(snapshot: Snapshot, body: dict[str, Any]) -> dict[str, Any]:
     """The API names players; the log stores seats."""
-    names = {name.casefold(): seat for seat, name in enumerate(snapshot.state.options.players)}
-
-    def seat_of(name: object) -> int:
-        if isinstance(name, str) and name.strip().casefold() in names:
-            return names[name.strip().casefold()]
-        raise RuleError(
-            "bad_player",
-            N_("%(shown)s is not a player in this game", shown=repr(str(name)[:30])),
-        )
+    seat_of = snapshot.state.options.seat_named
 
     action = {k: v for k, v in body.items() if k not in ("seq", "player", "starter")}
     if body.get("type") == "start_hand" and body.get("starter") is not None:

@@ -178,10 +178,10 @@ def settle(table: Table) -> ResponseReturnValue:
     if submitted_seq() != table.seq:
         return act(table, EndHand(()), answer)  # stale: nothing applied, the game shown as is
     try:
-        reports = settling.reports(state, entered)
+        settlement = settling.reports(state, entered)
     except RuleError as refusal:
         return answer(refusal_notice(refusal), 422)
-    return act(table, EndHand.of(reports), answer)
+    return act(table, settlement, answer)
 
 
 @bp.get("/g/<game_id>/settle/preview")

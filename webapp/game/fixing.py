@@ -17,9 +17,8 @@ from flask import abort, render_template, request
 from flask.typing import ResponseReturnValue
 
 from ..i18n.words import gettext, say
-from ..rules import Arm, Correct, Draw, GameState, IllegalAction, Pass, Play, RuleError, Tile
+from ..rules import Correct, Draw, GameState, Pass, Play, RuleError, Tile
 from ..rules.correction import can_fix, words
-from ..rules.messages import N_
 from ..ui.labels import end_label
 from ..ui.layouts import Picture
 from ..ui.picker import picker_tiles
@@ -64,32 +63,14 @@ def fix(table: Table, entry: int) -> ResponseReturnValue:
     refused: Refused = lambda notice, status: _page(table, entry, tile_text, notice, status)  # noqa: E731
     if request.method == "GET":
         return _page(table, entry, tile_text)
+    form = request.form
     try:
-        correction = Correct(entry, _chosen())
+        correction = Correct.parse(
+            entry, form.get("what", ""), tile_text, form.get("end", ""), form.get("count", "")
+        )
     except RuleError as refusal:
         return refused(refusal_notice(refusal), 422)
     return act(table, correction, refused)
-
-
-def _chosen() -> tuple[Play | Draw | Pass, ...]:
-    """What the form says the move really was."""
-    form = request.form
-    what = form.get("what", "")
-    if what in ("play", "pass_play"):
-        tile = Tile.parse(form.get("tile", ""))
-        end = form.get("end", "").strip()
-        played = Play(tile, Arm.parse(end) if end else None)
-        # pass_play: it was the next player's tile, and the one entered passed first.
-        return (played,) if what == "play" else (Pass(), played)
-    if what == "draw":
-        return (Draw.parse(form.get("count", "")),)
-    if what == "pass":
-        return (Pass(),)
-    if what == "remove":
-        return ()
-    raise IllegalAction(
-        "bad_correction", N_("say what the move really was: a tile, a draw or a pass")
-    )
 
 
 def _page(

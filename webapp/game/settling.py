@@ -10,14 +10,11 @@ from flask import request
 from ..rules import (
     EndHand,
     GameState,
-    ImpossibleReport,
     RuleError,
     Status,
     Tile,
     deduced_pips,
-    whole_number,
 )
-from ..rules.messages import N_
 from ..ui.labels import rounding_reasons
 from .regions import Entry, Preview
 from .screen import preview_of
@@ -44,28 +41,17 @@ def entered(state: GameState) -> dict[int, Entry]:
         known = reports(state, found)
     except RuleError:
         return found
-    deduced = deduced_pips(EndHand.of(known).by_seat, hand.held, hand.unplayed, hand.boneyard)
+    deduced = deduced_pips(known.by_seat, hand.held, hand.unplayed, hand.boneyard)
     if deduced is not None:
         seat, pips = deduced
         found[seat] = Entry(pips=str(pips), deduced=True)
     return found
 
 
-def reports(state: GameState, found: Mapping[int, Entry]) -> Reports:
+def reports(state: GameState, found: Mapping[int, Entry]) -> EndHand:
     """The entries as the rules take them: tiles, or a whole number of pips (R14)."""
-    taken: Reports = {}
-    for seat, entry in found.items():
-        if entry.tiles:
-            taken[seat] = [Tile.parse(text) for text in entry.tiles]
-        elif (pips := whole_number(entry.pips, 4)) is not None:
-            taken[seat] = pips
-        elif entry.pips:
-            raise ImpossibleReport(
-                "report_pips",
-                N_("%(name)s's pips must be a whole number, 0 or more", name=state.name(seat)),
-                "R14",
-            )
-    return taken
+    entered = {seat: (entry.pips, entry.tiles) for seat, entry in found.items()}
+    return EndHand.parse(entered, state.options.players)
 
 
 def preview(
@@ -76,7 +62,7 @@ def preview(
     if not all(entry.given for entry in found.values()):
         return None, None
     try:
-        after, outcome = state.apply(EndHand.of(reports(state, found)))
+        after, outcome = state.apply(reports(state, found))
     except RuleError as refusal:
         return None, refusal
     assert outcome.result is not None

@@ -140,6 +140,35 @@ class EndHand:
     def of(cls, reports: Mapping[int, Report | int | list[Tile] | tuple[Tile, ...]]) -> EndHand:
         return cls(tuple(sorted((seat, _report(value)) for seat, value in reports.items())))
 
+    @classmethod
+    def parse(
+        cls, entered: Mapping[int, tuple[str, Sequence[str]]], names: Sequence[str]
+    ) -> EndHand:
+        """A settlement as a form says it: for each seat, the pips typed and the tiles tapped
+        (tiles win); a seat with neither is left out. Pips that are no whole number are the
+        ``report_pips`` refusal (R14), naming the player.
+
+        >>> EndHand.parse({1: ("12", []), 2: ("", ["6-6", "1-0"])}, ["Ana", "Ben", "Cy"]).by_seat
+        {1: Report(pips=12, tiles=None), 2: Report(pips=13, tiles=(Tile(6, 6), Tile(1, 0)))}
+        >>> EndHand.parse({1: ("a dozen", [])}, ["Ana", "Ben"])
+        Traceback (most recent call last):
+        ...
+        webapp.rules.errors.ImpossibleReport: Ben's pips must be a whole number, 0 or more
+        """
+        reports: dict[int, Report | int | list[Tile]] = {}
+        for seat, (pips, tiles) in entered.items():
+            if tiles:
+                reports[seat] = [Tile.parse(text) for text in tiles]
+            elif (count := whole_number(pips, 4)) is not None:
+                reports[seat] = count
+            elif pips:
+                raise ImpossibleReport(
+                    "report_pips",
+                    N_("%(name)s's pips must be a whole number, 0 or more", name=names[seat]),
+                    "R14",
+                )
+        return cls.of(reports)
+
     @property
     def by_seat(self) -> dict[int, Report]:
         return dict(self.reports)
@@ -158,6 +187,32 @@ class Correct:
 
     entry: int
     actions: tuple[Play | Draw | Pass, ...] = ()
+
+    @classmethod
+    def parse(
+        cls, entry: int, what: str, tile: str = "", end: str = "", count: str = ""
+    ) -> Correct:
+        """A correction as the fix page's form says it: move ``entry`` was really a ``play`` of
+        ``tile`` (on ``end``), a ``draw`` of ``count``, a ``pass``, a ``pass_play`` (the tile was
+        the next player's: the one entered passed first), or ``remove`` (it never happened).
+
+        >>> Correct.parse(3, "pass_play", "6-5", "left").actions
+        (Pass(seat=None, confirm=False), Play(tile=Tile(6, 5), arm=Arm('left'), seat=None))
+        >>> Correct.parse(3, "draw", count="2").actions, Correct.parse(3, "remove").actions
+        ((Draw(count=2, seat=None, confirm=False),), ())
+        """
+        if what in ("play", "pass_play"):
+            played = Play(Tile.parse(tile), Arm.parse(end) if end.strip() else None)
+            return cls(entry, (played,) if what == "play" else (Pass(), played))
+        if what == "draw":
+            return cls(entry, (Draw.parse(count),))
+        if what == "pass":
+            return cls(entry, (Pass(),))
+        if what == "remove":
+            return cls(entry, ())
+        raise IllegalAction(
+            "bad_correction", N_("say what the move really was: a tile, a draw or a pass")
+        )
 
 
 MAX_CORRECTION = 8  # actions standing for one entry: a pass or a draw or two, then the play

@@ -28,7 +28,7 @@ from dataclasses import dataclass, fields
 from functools import cache
 from typing import Any, Final
 
-from .errors import BadOptions
+from .errors import BadOptions, IllegalAction
 from .house_rules import (
     Blocked,
     Deal,
@@ -338,6 +338,49 @@ class Options:
     blocked: Blocked = Blocked.FEWEST_TAKES
     floor: Floor = Floor.NONE
     points: Points = Points.PIPS
+
+    @classmethod
+    def parse(cls, players: object, partnership: object, rules: object) -> Options:
+        """Options as a request gives them, each part of any type: a list of names, whether
+        they play in partnerships, and the rules as an object of options (``preset`` among
+        them); a :class:`BadOptions` says what is wrong with any of it.
+
+        >>> Options.parse(["Ana", "Ben"], False, {"preset": "muggins", "rounding": "up"}).title
+        'Muggins, rounding up'
+        >>> Options.parse("Ana and Ben", False, {})
+        Traceback (most recent call last):
+        ...
+        webapp.rules.errors.BadOptions: list 2 to 4 player names
+        """
+        if not isinstance(players, list):
+            raise BadOptions("player_count", N_("list 2 to 4 player names"), "R2")
+        if not isinstance(partnership, bool):
+            raise BadOptions("partnership", N_("partnership is true or false"), "R2")
+        if not isinstance(rules, Mapping):
+            raise BadOptions("bad_rules", N_('rules must be an object such as {"preset": "seed"}'))
+        chosen = {str(name): value for name, value in rules.items()}
+        preset = chosen.pop("preset", "seed") or "seed"
+        if not isinstance(preset, str):
+            raise BadOptions(
+                "preset", N_("the preset is a name: %(presets)s", presets=Items(tuple(PRESETS)))
+            )
+        return cls.make(players, partnership, preset, **chosen)
+
+    def seat_named(self, name: object) -> int:
+        """The seat of the player called ``name`` (any case, spaces around ignored), or the
+        ``bad_player`` refusal.
+
+        >>> Options.make(["Ana", "Ben"]).seat_named(" ben ")
+        1
+        """
+        if isinstance(name, str):
+            wanted = name.strip().casefold()
+            for seat, player in enumerate(self.players):
+                if player.casefold() == wanted:
+                    return seat
+        raise IllegalAction(
+            "bad_player", N_("%(shown)s is not a player in this game", shown=repr(str(name)[:30]))
+        )
 
     @classmethod
     def make(

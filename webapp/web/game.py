@@ -19,8 +19,7 @@ from typing import Any, TypeVar
 
 from flask import Blueprint, Flask, current_app, g, session
 
-from ..rules import PRESETS, BadOptions, GameState, Options
-from ..rules.messages import N_, Items
+from ..rules import GameState, Options
 from ..store import Snapshot, Store
 
 RECENT_GAMES = 12
@@ -92,21 +91,13 @@ def register(app: Flask) -> None:
             values[key] = table.key
 
 
-def create_game(players: object, partnership: object, rules: dict[str, Any]) -> Snapshot:
-    """A new game from names and rule options; :class:`BadOptions` says what is wrong."""
-    if not isinstance(players, list):
-        raise BadOptions("player_count", N_("list 2 to 4 player names"), "R2")
-    # One spelling per name: "José" typed with a combining accent is the same player.
-    players = [unicodedata.normalize("NFC", p) if isinstance(p, str) else p for p in players]
-    if not isinstance(partnership, bool):
-        raise BadOptions("partnership", N_("partnership is true or false"), "R2")
-    rules = dict(rules)
-    preset = rules.pop("preset", "seed") or "seed"
-    if not isinstance(preset, str):
-        raise BadOptions(
-            "preset", N_("the preset is a name: %(presets)s", presets=Items(tuple(PRESETS)))
-        )
-    options = Options.make(players, partnership, preset, **rules)
+def create_game(players: object, partnership: object, rules: object) -> Snapshot:
+    """A new game from names and rule options; the rules' :class:`BadOptions` says what is
+    wrong with them."""
+    if isinstance(players, list):
+        # One spelling per name: "José" typed with a combining accent is the same player.
+        players = [unicodedata.normalize("NFC", p) if isinstance(p, str) else p for p in players]
+    options = Options.parse(players, partnership, rules)
     snapshot = store().create(options)
     remember(snapshot.id)
     return snapshot
