@@ -75,3 +75,8 @@ def test_every_post_form_carries_the_token_once_and_a_move_the_games_seq(
             else:
                 assert not seqs, (name, tag)
     assert {"home.create", "game.start", "game.play", "game.draw", "game.fix"} <= seen
+
+
+def test_the_preset_choices_are_written_once_for_the_new_game_form_and_rescoring() -> None:
+    writing = sorted({path for path, _, line in template_lines() if 'name="preset"' in line})
+    assert writing == ["_macros/rule_field.html"], writing
