@@ -1,6 +1,7 @@
-"""The templates say each thing one way: every form that changes something is written by one
-macro (``templates/_macros/form.html``), which gives it its real action, the device's CSRF token
-and, for a game's action, the game's ``seq``."""
+"""The templates say each thing one way, in lines that can be read: every form that changes
+something is written by one macro (``templates/_macros/form.html``), which gives it its real
+action, the device's CSRF token and, for a game's action, the game's ``seq``; the presets are
+written once; no line is wider than a screen."""
 
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ FORM_MACRO = TEMPLATES / "_macros" / "form.html"
 # so a stale or repeated tap is refused (the settings switches and "play again" are not moves).
 MOVES = {"game.start", "game.play", "game.draw", "game.pass_turn", "game.undo", "game.settle"}
 MOVES |= {"game.fix"}
+WIDEST = 160  # characters; Jinja's whitespace control wraps a line where no space may appear
 
 
 def template_lines() -> list[tuple[str, int, str]]:
@@ -80,3 +82,12 @@ def test_every_post_form_carries_the_token_once_and_a_move_the_games_seq(
 def test_the_preset_choices_are_written_once_for_the_new_game_form_and_rescoring() -> None:
     writing = sorted({path for path, _, line in template_lines() if 'name="preset"' in line})
     assert writing == ["_macros/rule_field.html"], writing
+
+
+def test_no_template_line_is_over_160_characters() -> None:
+    wide = [
+        f"templates/{path}:{number}: {len(line)} characters"
+        for path, number, line in template_lines()
+        if len(line) > WIDEST
+    ]
+    assert not wide, f"wrap these lines (at most {WIDEST} characters):\n" + "\n".join(wide)
