@@ -11,9 +11,9 @@ from flask.typing import ResponseReturnValue
 from ..i18n.words import gettext, say, say_capitalized
 from ..rules import BadOptions, Options, Status
 from ..rules.history import PlayedHand, replay
-from ..rules.options import OPTION_SPECS, PRESET_LIST
+from ..rules.options import OPTION_SPECS
 from ..rules.rescore import Rescore, changed
-from ..ui.forms import RulesForm
+from ..ui.forms import RulesForm, preset_choices, rule_fields
 from ..web.game import Table, both_links, store
 from . import bp
 
@@ -41,8 +41,8 @@ def rescore_page(table: Table) -> ResponseReturnValue:
         state=table.state,
         options=options,
         form=form,
-        presets=PRESET_LIST,
-        specs=_DISPUTED,
+        presets=preset_choices(),
+        specs=rule_fields(_DISPUTED),
         disputed=form.changed,
         error=error,
         found=found,
