@@ -4,21 +4,92 @@ rules (``rules=``)."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
-from flask import redirect, render_template, request, url_for
+from flask import redirect, request, url_for
 from flask.typing import ResponseReturnValue
 
 from ..i18n.words import end_name, gettext, say_capitalized
-from ..rules import Options, RuleError, Tile
+from ..rules import Arm, Options, RuleError, Tile
 from ..rules.explain import explain_play
 from ..rules.layout import Placement
-from ..rules.options import PRESET_LIST, PRESETS
+from ..rules.options import PRESETS
 from ..rules.practice import Board, Step
-from ..ui.labels import reasons
+from ..ui.forms import PresetChoice, preset_choices
+from ..ui.labels import Why, reasons
 from ..ui.layouts import Picture
-from ..ui.picker import picker_tiles
+from ..ui.picker import PickerTile, picker_tiles
+from ..web.pages import render_page
 from . import bp
+
+
+@dataclass(frozen=True, slots=True)
+class Place:
+    """A place a tile could go now: its end (the form value, ``lead`` for a lead, and its
+    name), the count it would leave, its points, and the board with the tile played there."""
+
+    arm: str
+    name: str
+    points: int
+    count: int
+    breakdown: str
+    url: str
+
+
+@dataclass(frozen=True, slots=True)
+class WhatIf:
+    """A tile not on the board, its best points and every place it could go."""
+
+    tile: str
+    best: int
+    places: tuple[Place, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Choice:
+    """A tile tapped that fits more than one end: where it could go."""
+
+    tile: str
+    places: tuple[Place, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Refused:
+    """Why a board link or a tile was refused, with its rule."""
+
+    title: str
+    text: str
+    rule: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class LastPlay:
+    tile: str
+    arm: Arm | None  # None: the lead
+
+
+@dataclass(frozen=True, slots=True)
+class PracticePage:
+    preset: str  # the preset the board plays by (R17, R18)
+    presets: tuple[PresetChoice, ...]
+    notation: str  # the board as its URL writes it ("" when empty)
+    played: int  # tiles on the board
+    view: Picture
+    points: int  # of the last play
+    last: LastPlay | None
+    reasons: tuple[Why, ...]  # why the last play scored what it did
+    picker: tuple[PickerTile, ...]
+    scoring: tuple[WhatIf, ...]  # the tiles that would score, best first
+    fitting: tuple[WhatIf, ...]  # the tiles that fit for no points
+    stuck: tuple[str, ...]  # the tiles that fit nowhere
+    open_ends: tuple[int, ...]  # the pips the open ends show, highest first
+    undo_url: str
+    clear_url: str
+    cancel_url: str
+    notice: Refused | None
+    kept: bool  # a board link was refused: the board shown is what came before the mistake
+    choice: Choice | None
 
 
 @bp.get("/practice")
@@ -32,7 +103,7 @@ def practice() -> ResponseReturnValue:
     variant = Options.make(["Ana", "Ben"], False, preset).variant
     board, refusal = Board.read(request.args.get("p", ""), variant)
     if refusal is not None:
-        notice = _refusal(refusal, gettext("This board link has a mistake"))
+        notice = _refused(refusal, gettext("This board link has a mistake"))
         return _practice_page(board, preset, notice=notice, kept=True), 400
     added = request.args.get("add")
     if added is None:
@@ -44,7 +115,7 @@ def practice() -> ResponseReturnValue:
             return _practice_page(board, preset, choice=(step.tile, places))
         board = board.add(step.tile, step.arm)
     except RuleError as refused:
-        return _practice_page(board, preset, notice=_refusal(refused, gettext("Not allowed"))), 422
+        return _practice_page(board, preset, notice=_refused(refused, gettext("Not allowed"))), 422
     return redirect(practice_url(board, preset), 303)
 
 
@@ -57,66 +128,64 @@ def practice_url(board: Board, preset: str = "seed") -> str:
     return url_for("teaching.practice", **found)
 
 
-def _refusal(refusal: RuleError, title: str) -> dict[str, Any]:
-    text = say_capitalized(refusal.message)
-    return {"tone": "refused", "title": title, "text": text, "rule": refusal.rule}
+def _refused(refusal: RuleError, title: str) -> Refused:
+    return Refused(title=title, text=say_capitalized(refusal.message), rule=refusal.rule)
 
 
 def _practice_page(
     board: Board,
     preset: str,
-    notice: dict[str, Any] | None = None,
+    notice: Refused | None = None,
     choice: tuple[Tile, tuple[Placement, ...]] | None = None,
     kept: bool = False,
 ) -> str:
     last = board.last
     layout = board.layout
-    rows: list[dict[str, Any]] = []
-    for tile, places in board.what_if():
-        rows.append(
-            {
-                "tile": str(tile),
-                "best": max((place.points for place in places), default=0),
-                "places": [_place_data(board, place, preset) for place in places],
-            }
+    rows = tuple(
+        WhatIf(
+            tile=str(tile),
+            best=max((place.points for place in places), default=0),
+            places=tuple(_place(board, place, preset) for place in places),
         )
-    picker = picker_tiles(layout.tiles, board.placements, layout.lead is None)
-    return render_template(
-        "teaching/practice.html",
-        board=board,
+        for tile, places in board.what_if()
+    )
+    page = PracticePage(
+        preset=preset,
+        presets=preset_choices(),
+        notation=board.notation,
+        played=len(board.steps),
         view=Picture.of(layout, last.tile if last else None),
-        last=last,
         points=last.points if last else 0,
-        reasons=reasons(explain_play(board.before, last)) if last else [],
-        picker=picker,
-        scoring=sorted((r for r in rows if r["best"]), key=lambda r: -r["best"]),
-        fitting=[r for r in rows if r["places"] and not r["best"]],
-        stuck=[r["tile"] for r in rows if not r["places"]],
-        open_ends=sorted({pip for _, pip in layout.open_ends.items()}, reverse=True),
+        last=LastPlay(tile=str(last.tile), arm=last.arm) if last else None,
+        reasons=reasons(explain_play(board.before, last)) if last else (),
+        picker=picker_tiles(layout.tiles, board.placements, layout.lead is None),
+        scoring=tuple(sorted((row for row in rows if row.best), key=lambda row: -row.best)),
+        fitting=tuple(row for row in rows if row.places and not row.best),
+        stuck=tuple(row.tile for row in rows if not row.places),
+        open_ends=tuple(sorted({pip for _, pip in layout.open_ends.items()}, reverse=True)),
         undo_url=practice_url(board.undo(), preset),
         clear_url=practice_url(Board(), preset),
         cancel_url=practice_url(board, preset),
-        preset=preset,
-        presets=PRESET_LIST,
         notice=notice,
         kept=kept,
         choice=(
-            {
-                "tile": str(choice[0]),
-                "places": [_place_data(board, p, preset) for p in choice[1]],
-            }
+            Choice(
+                tile=str(choice[0]),
+                places=tuple(_place(board, place, preset) for place in choice[1]),
+            )
             if choice
             else None
         ),
     )
+    return render_page("teaching/practice.html", page)
 
 
-def _place_data(board: Board, place: Placement, preset: str) -> dict[str, Any]:
-    return {
-        "arm": place.arm.value if place.arm else "lead",
-        "name": end_name(place.arm) if place.arm else gettext("lead"),
-        "points": place.points,
-        "count": place.count,
-        "breakdown": place.breakdown,
-        "url": practice_url(board.add(place.tile, place.arm), preset),
-    }
+def _place(board: Board, place: Placement, preset: str) -> Place:
+    return Place(
+        arm=place.arm.value if place.arm else "lead",
+        name=end_name(place.arm) if place.arm else gettext("lead"),
+        points=place.points,
+        count=place.count,
+        breakdown=place.breakdown,
+        url=practice_url(board.add(place.tile, place.arm), preset),
+    )
