@@ -3,8 +3,9 @@ guided first hand (``guided.py``, its script ``lesson.py``), and the rules page 
 examples (``rules_page.py``).
 
 Every count, point, placement and explanation is asked of ``webapp.rules`` (``Layout``,
-``rules.practice.Board``, ``rules.explain``); these views only pick what to show. The practice
-board and the guided hand store nothing: the practice board lives in its URL.
+``rules.practice.Board``, ``rules.explain``); these views only pick what to show, each page as
+a frozen view model. The practice board and the guided hand store nothing: the practice board
+lives in its URL.
 """
 
 from flask import Blueprint

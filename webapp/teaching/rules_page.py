@@ -7,24 +7,24 @@ import re
 from dataclasses import dataclass
 from functools import cache
 
-from flask import render_template
 from flask.blueprints import BlueprintSetupState
 from flask.typing import ResponseReturnValue
 from markupsafe import Markup, escape
 
 from ..i18n.words import say
 from ..rules import Options
-from ..rules.options import PRESET_LIST
 from ..rules.practice import Board
 from ..rules.settlement import round_to_five
+from ..ui.forms import PresetChoice, preset_choices
 from ..ui.layouts import Picture
+from ..web.pages import render_page
 from . import bp
 from .practice import practice_url
 
-
-@bp.get("/rules")
-def rules() -> ResponseReturnValue:
-    return render_template("teaching/rules.html", presets=PRESET_LIST)
+#: R13's table: pips held, each rounded to the nearest five.
+HELD_PIPS = (2, 3, 7, 8, 12, 13)
+#: R22's table: 7 pips rounded each way, in the order of the table's columns.
+ROUNDINGS = ("nearest", "up", "down", "none")
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,6 +35,31 @@ class Diagram:
     picture: Picture
     points: int
     practice_url: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class Rounded:
+    """Pips held at the end of a hand and what they round to (R13)."""
+
+    pips: int
+    lost: int
+
+
+@dataclass(frozen=True, slots=True)
+class RulesPage:
+    presets: tuple[PresetChoice, ...]
+    rounded: tuple[Rounded, ...]  # R13's table
+    seven_rounded: tuple[int, ...]  # R22's table: 7 pips rounded each of the ``ROUNDINGS``
+
+
+@bp.get("/rules")
+def rules() -> ResponseReturnValue:
+    page = RulesPage(
+        presets=preset_choices(),
+        rounded=tuple(Rounded(pips=pips, lost=round_to_five(pips)) for pips in HELD_PIPS),
+        seven_rounded=tuple(round_to_five(7, how) for how in ROUNDINGS),
+    )
+    return render_page("teaching/rules.html", page)
 
 
 @cache
@@ -61,7 +86,7 @@ def tile_names(text: str) -> Markup:
 
 
 def _register(state: BlueprintSetupState) -> None:
-    state.app.jinja_env.globals.update(diagram=diagram, round_to_five=round_to_five)
+    state.app.jinja_env.globals.update(diagram=diagram)
     state.app.jinja_env.filters["tile_names"] = tile_names
 
 
