@@ -5,7 +5,6 @@ rules (``rules=``)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 from flask import redirect, request, url_for
 from flask.typing import ResponseReturnValue
@@ -122,10 +121,8 @@ def practice() -> ResponseReturnValue:
 def practice_url(board: Board, preset: str = "seed") -> str:
     """The board's own address: its plays in the query string (none for the empty board),
     and the preset it is played by unless it is the standard one."""
-    found: dict[str, Any] = {} if preset == "seed" else {"rules": preset}
-    if board.notation:
-        found["p"] = board.notation
-    return url_for("teaching.practice", **found)
+    rules = None if preset == "seed" else preset
+    return url_for("teaching.practice", rules=rules, p=board.notation or None)  # None: left out
 
 
 def _refused(refusal: RuleError, title: str) -> Refused:
