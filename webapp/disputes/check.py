@@ -11,7 +11,7 @@ from flask.typing import ResponseReturnValue
 from ..i18n.words import say, say_capitalized
 from ..rules import Arm, GameState, Hand, Layout, Placement, RuleError, Status, Tile
 from ..ui.layouts import Picture
-from ..ui.picker import PickerTile, picker_tiles
+from ..ui.picker import PickerTile, Place, picker_tiles
 from ..web.game import Table, both_links
 from ..web.pages import render_page
 from . import bp
@@ -23,16 +23,6 @@ class Refusal:
 
     text: str
     rule: str | None
-
-
-@dataclass(frozen=True, slots=True)
-class Place:
-    """Where the tile would go (no end for a lead), the count after it and its points (R11)."""
-
-    arm: Arm | None
-    count: int
-    points: int
-    breakdown: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,7 +116,7 @@ def _verdict(state: GameState, tile: Tile, arm: Arm | None) -> tuple[Verdict, La
         arm=arm,
         leading=leading,
         places=_places(places),
-        place=_place(places[0]),
+        place=Place.of(places[0]),
         who=state.name(hand.turn),
         after=True,
         ends=ends,
@@ -145,19 +135,15 @@ def _ends(state: GameState, tile: Tile) -> tuple[EndCheck, ...]:
         ends.append(
             EndCheck(
                 arm=arm,
-                place=_place(place) if place else None,
+                place=Place.of(place) if place else None,
                 refusal=_refusal(refusal) if refusal else None,
             )
         )
     return tuple(ends)
 
 
-def _place(place: Placement) -> Place:
-    return Place(arm=place.arm, count=place.count, points=place.points, breakdown=place.breakdown)
-
-
 def _places(places: tuple[Placement, ...]) -> tuple[Place, ...]:
-    return tuple(_place(place) for place in places)
+    return tuple(Place.of(place) for place in places)
 
 
 def _refusal(refusal: RuleError) -> Refusal:
