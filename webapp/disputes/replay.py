@@ -3,21 +3,96 @@ with the hand's audit (R6, R7) once it is settled; each moment a link to share."
 
 from __future__ import annotations
 
-from typing import Any
+from dataclasses import dataclass
 
-from flask import abort, redirect, render_template, url_for
+from flask import abort, redirect, url_for
 from flask.typing import ResponseReturnValue
 
-from ..i18n.words import gettext, ngettext
-from ..rules import Move, Options
+from ..i18n.words import gettext, ngettext, say
+from ..rules import Move, Options, Status
 from ..rules.correction import words
 from ..rules.history import History, PlayedHand
 from ..store.history import hand_audit
-from ..ui.labels import AuditView, settled_players
+from ..ui.labels import AuditView, BreachView
 from ..ui.layouts import Picture
 from ..web.game import Table, both_links, store
+from ..web.pages import render_page
 from ..web.security import public_url
 from . import bp
+
+
+@dataclass(frozen=True, slots=True)
+class ReplayMove:
+    """A move in words: who did what, for a play the points and the count after it, and the
+    breach of R6 or R7 the hand's audit found at it."""
+
+    kind: str
+    who: str
+    text: str
+    tile: str | None
+    points: int
+    breakdown: str
+    breach: BreachView | None
+
+
+@dataclass(frozen=True, slots=True)
+class SideNow:
+    """A side's score at this moment of the hand, and what the hand has brought it so far."""
+
+    name: str
+    score: int
+    this_hand: int
+    moved: bool  # its player made the move shown
+
+
+@dataclass(frozen=True, slots=True)
+class HeldTiles:
+    """What a player held at the end of the hand (R13): the tiles reported, the pips and
+    their rounding."""
+
+    name: str
+    tiles: tuple[str, ...]  # none when only the pips were reported
+    pips: int
+    rounded: int
+
+
+@dataclass(frozen=True, slots=True)
+class SideSettled:
+    name: str
+    scored: int
+    settled: int
+    score: int
+
+
+@dataclass(frozen=True, slots=True)
+class HandEnd:
+    """How the hand ended, and how it was settled (if it was)."""
+
+    end: str | None  # None: the hand is still being played
+    settled: bool
+    game_over: bool  # the game is over (a hand not settled then never will be)
+    players: tuple[HeldTiles, ...] = ()
+    sides: tuple[SideSettled, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class ReplayPage:
+    """Hand ``number`` after ``step`` of its ``total`` moves."""
+
+    hands: tuple[int, ...]  # the numbers of the game's hands
+    number: int
+    step: int
+    total: int
+    leader: str
+    partnership: bool
+    move: ReplayMove | None  # the move just made (none before the lead)
+    moves: tuple[ReplayMove, ...]
+    picture: Picture
+    sides: tuple[SideNow, ...]
+    result: HandEnd | None  # at the end of the hand
+    audit: AuditView | None  # at the end of a settled hand
+    fixes: tuple[str, ...]  # the corrections of its moves, in words
+    share: str  # this moment on the watch link
 
 
 @both_links(bp, "/replay", endpoint="replay_latest")
@@ -55,45 +130,35 @@ def replay_step(table: Table, number: int, step: int) -> ResponseReturnValue:
     move = moves[step - 1] if step else None
     last = move.tile if move is not None and move.kind == "play" else None
     found = hand_audit(played, options)
-    flagged = {
-        breach.move + 1: {
-            "certainty": breach.certainty.value,
-            "sentence": breach.sentence,
-            "rule": breach.rule,
-        }
-        for breach in (found.breaches if found else ())
-    }
+    audit = AuditView.of(found, options) if found else None
+    breaches = {breach.move: breach for breach in (audit.breaches if audit else ())}
     scores = played.scores_at(step, options)
-    sides = [
-        {
-            "name": options.side_name(side),
-            "score": score,
-            "this_hand": score - played.scores_before[side],
-            "moved": move is not None and options.side_of(move.seat) == side,
-        }
-        for side, score in enumerate(scores)
-    ]
-    return render_template(
-        "disputes/replay.html",
-        table=table,
-        state=table.state,
-        options=options,
-        hands=[h.number for h in history.hands],
-        played=played,
+    replayed = tuple(_move(options, m, breaches.get(n)) for n, m in enumerate(moves, start=1))
+    page = ReplayPage(
+        hands=tuple(h.number for h in history.hands),
         number=number,
         step=step,
         total=len(moves),
-        move=_move_view(options, move) if move else None,
-        moves=[_move_view(options, m) for m in moves],
-        flagged=flagged,
-        picture=Picture.of(layout, last),
-        sides=sides,
-        result=_result_view(options, played) if step == len(moves) else None,
-        audit=AuditView.of(found, options) if found and step == len(moves) else None,
-        share=public_url(".replay", view_id=table.snapshot.view_id, number=number, step=step),
         leader=options.players[played.hand.leader],
-        fixes=[fixed.message for fixed in played.fixes],
+        partnership=options.partnership,
+        move=replayed[step - 1] if step else None,
+        moves=replayed,
+        picture=Picture.of(layout, last),
+        sides=tuple(
+            SideNow(
+                name=options.side_name(side),
+                score=score,
+                this_hand=score - played.scores_before[side],
+                moved=move is not None and options.side_of(move.seat) == side,
+            )
+            for side, score in enumerate(scores)
+        ),
+        result=_end(table, played) if step == len(moves) else None,
+        audit=audit if step == len(moves) else None,
+        fixes=tuple(say(fixed.message) for fixed in played.fixes),
+        share=public_url(".replay", view_id=table.snapshot.view_id, number=number, step=step),
     )
+    return render_page("disputes/replay.html", page)
 
 
 def _played(table: Table, number: int, history: History | None = None) -> PlayedHand:
@@ -103,46 +168,57 @@ def _played(table: Table, number: int, history: History | None = None) -> Played
     return played
 
 
-def _move_view(options: Options, move: Move) -> dict[str, Any]:
+def _move(options: Options, move: Move, breach: BreachView | None) -> ReplayMove:
     """A move in words: who did what, and for a play the count after it and the points."""
-    name = options.players[move.seat]
-    return {
-        "kind": move.kind,
-        "who": name,
-        "text": words(move, options.players),
-        "tile": str(move.tile) if move.tile else None,
-        "points": move.points,
-        "breakdown": move.breakdown,
-    }
+    return ReplayMove(
+        kind=move.kind,
+        who=options.players[move.seat],
+        text=say(words(move, options.players)),
+        tile=str(move.tile) if move.tile else None,
+        points=move.points,
+        breakdown=move.breakdown,
+        breach=breach,
+    )
 
 
-def _result_view(options: Options, played: PlayedHand) -> dict[str, Any] | None:
+def _end(table: Table, played: PlayedHand) -> HandEnd:
+    options = table.state.options
+    game_over = table.state.status is Status.GAME_OVER
     result = played.result
     hand = played.hand
     if hand.end is None:
-        return {"settled": False, "end": None}
+        return HandEnd(end=None, settled=False, game_over=game_over)
     ended = (
         gettext("%(name)s went out (domino)", name=options.players[hand.went_out])
         if hand.went_out is not None
         else gettext("Blocked: nobody could play")
     )
     if result is None:
-        return {"settled": False, "end": ended}
-    return {
-        "settled": True,
-        "end": ended,
-        "players": settled_players(options, result),
-        "sides": [
-            {
-                "name": options.side_name(side),
-                "scored": result.scored[side],
-                "settled": result.settled[side],
-                "score": result.scores[side],
-            }
-            for side in range(options.side_count)
-        ],
-        "reports": {
-            options.players[seat]: [str(t) for t in report.tiles] if report.tiles else None
-            for seat, report in (played.reports.reports if played.reports else ())
-        },
+        return HandEnd(end=ended, settled=False, game_over=game_over)
+    reports = {
+        seat: tuple(str(tile) for tile in report.tiles or ())
+        for seat, report in (played.reports.reports if played.reports else ())
     }
+    return HandEnd(
+        end=ended,
+        settled=True,
+        game_over=game_over,
+        players=tuple(
+            HeldTiles(
+                name=name,
+                tiles=reports.get(seat, ()),
+                pips=result.pips[seat],
+                rounded=result.rounded[seat],
+            )
+            for seat, name in enumerate(options.players)
+        ),
+        sides=tuple(
+            SideSettled(
+                name=options.side_name(side),
+                scored=result.scored[side],
+                settled=result.settled[side],
+                score=result.scores[side],
+            )
+            for side in range(options.side_count)
+        ),
+    )

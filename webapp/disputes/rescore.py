@@ -3,22 +3,86 @@ hand, naming a play those rules would refuse and why."""
 
 from __future__ import annotations
 
-from typing import Any
+from dataclasses import dataclass
 
-from flask import render_template, request
+from flask import request
 from flask.typing import ResponseReturnValue
 
 from ..i18n.words import gettext, say, say_capitalized
-from ..rules import BadOptions, Options, Status
+from ..rules import BadOptions, Options
 from ..rules.history import PlayedHand, replay
-from ..rules.options import OPTION_SPECS, PRESET_LIST
+from ..rules.options import OPTION_SPECS
 from ..rules.rescore import Rescore, changed
-from ..ui.forms import RulesForm
+from ..ui.forms import PresetChoice, RuleField, RulesForm, preset_choices, rule_fields
 from ..web.game import Table, both_links, store
+from ..web.pages import render_page
 from . import bp
 
 #: Every house rule a rescore may change: all but the deal, since the hands were dealt (R1).
 _DISPUTED = tuple(spec for spec in OPTION_SPECS if spec.name != "deal")
+
+
+@dataclass(frozen=True, slots=True)
+class FinalScore:
+    name: str
+    score: int
+    won: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Column:
+    """One way of scoring the game: its rules in words, the final scores, how the game ends."""
+
+    label: str
+    rules: str
+    scores: tuple[FinalScore, ...]
+    ending: str
+
+
+@dataclass(frozen=True, slots=True)
+class Cell:
+    """A side after a hand under one set of rules: not played, played but not settled (the
+    points made so far), or settled (the points made, what settling added or took)."""
+
+    played: bool
+    settled: bool = False
+    score: int = 0
+    scored: int = 0
+    change: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class SideCells:
+    name: str
+    cells: tuple[Cell, Cell]  # as played, rescored
+
+
+@dataclass(frozen=True, slots=True)
+class Row:
+    """A hand: how it ended, and each side's score after it under both rules."""
+
+    number: int
+    ended: str
+    sides: tuple[SideCells, ...]
+    differs: bool
+
+
+@dataclass(frozen=True, slots=True)
+class RescorePage:
+    """The rescore page: the form, and the game as played beside the game rescored."""
+
+    played_rules: str  # the rules the game is played by, in words
+    goal: int
+    partnership: bool
+    form: RulesForm
+    presets: tuple[PresetChoice, ...]
+    specs: tuple[RuleField, ...]
+    disputed: bool  # a house rule or the target was chosen: the house rules show open
+    error: str | None  # why the options chosen cannot be
+    found: bool  # whether the game was rescored
+    same: bool  # whether the other rules change nothing
+    columns: tuple[Column, ...]
+    rows: tuple[Row, ...]
 
 
 @both_links(bp, "/rescore", endpoint="rescore")
@@ -35,24 +99,24 @@ def rescore_page(table: Table) -> ResponseReturnValue:
         found = Rescore(history, replay(other, store().actions(table.snapshot)))
     except BadOptions as refusal:
         error = say_capitalized(refusal.message)
-    return render_template(
-        "disputes/rescore.html",
-        table=table,
-        state=table.state,
-        options=options,
+    page = RescorePage(
+        played_rules=say(options.title),
+        goal=options.goal,
+        partnership=options.partnership,
         form=form,
-        presets=PRESET_LIST,
-        specs=_DISPUTED,
+        presets=preset_choices(),
+        specs=rule_fields(_DISPUTED),
         disputed=form.changed,
         error=error,
-        found=found,
-        columns=_columns(found) if found else [],
-        rows=_rows(found) if found else [],
-        finished=table.state.status is Status.GAME_OVER,
-    ), 422 if error else 200
+        found=found is not None,
+        same=found is not None and found.same,
+        columns=_columns(found) if found else (),
+        rows=_rows(found) if found else (),
+    )
+    return render_page("disputes/rescore.html", page), 422 if error else 200
 
 
-def _columns(found: Rescore) -> list[dict[str, Any]]:
+def _columns(found: Rescore) -> tuple[Column, ...]:
     """The two ways of scoring: their rules in words, final scores, and how the game ends."""
     columns = []
     for label, history in (
@@ -62,58 +126,60 @@ def _columns(found: Rescore) -> list[dict[str, Any]]:
         options = history.options
         state = history.state
         columns.append(
-            {
-                "label": label,
-                "rules": _rules_words(options),
-                "scores": [
-                    {"name": options.side_name(side), "score": score, "won": side in state.winners}
+            Column(
+                label=label,
+                rules=_rules_words(options),
+                scores=tuple(
+                    FinalScore(name=options.side_name(side), score=score, won=side in state.winners)
                     for side, score in enumerate(state.scores)
-                ],
-                "ending": found.ending(history),
-            }
+                ),
+                ending=say(found.ending(history)),
+            )
         )
-    return columns
+    return tuple(columns)
 
 
-def _rows(found: Rescore) -> list[dict[str, Any]]:
+def _rows(found: Rescore) -> tuple[Row, ...]:
     """Hand by hand, each side's score after the hand under both rules."""
     options = found.played.options
     rows = []
-    for number, *pair in found.rows():
-        cells = []
-        for side in range(options.side_count):
-            cells.append([_cell(played, side, options) for played in pair])
-        first = next(p for p in pair if p is not None)
-        rows.append(
-            {
-                "number": number,
-                "ended": _ended(options, first),
-                "sides": [
-                    {"name": options.side_name(side), "cells": cells[side]}
-                    for side in range(options.side_count)
-                ],
-                "differs": any(a != b for a, b in cells),
-            }
+    for number, as_played, rescored in found.rows():
+        sides = tuple(
+            SideCells(
+                name=options.side_name(side),
+                cells=(_cell(as_played, side, options), _cell(rescored, side, options)),
+            )
+            for side in range(options.side_count)
         )
-    return rows
+        first = as_played or rescored
+        assert first is not None  # a row is a hand played under one rules or the other
+        rows.append(
+            Row(
+                number=number,
+                ended=_ended(options, first),
+                sides=sides,
+                differs=any(a != b for a, b in (side.cells for side in sides)),
+            )
+        )
+    return tuple(rows)
 
 
-def _cell(played: PlayedHand | None, side: int, options: Options) -> dict[str, Any]:
+def _cell(played: PlayedHand | None, side: int, options: Options) -> Cell:
     if played is None:
-        return {"played": False}
+        return Cell(played=False)
     result = played.result
     if result is None:
         moves = len(played.hand.moves)
         score = played.scores_at(moves, options)[side]
         made = score - played.scores_before[side]
-        return {"played": True, "settled": False, "score": score, "scored": made}
-    return {
-        "played": True,
-        "settled": True,
-        "scored": result.scored[side],
-        "change": result.settled[side],
-        "score": result.scores[side],
-    }
+        return Cell(played=True, settled=False, score=score, scored=made)
+    return Cell(
+        played=True,
+        settled=True,
+        scored=result.scored[side],
+        change=result.settled[side],
+        score=result.scores[side],
+    )
 
 
 def _ended(options: Options, played: PlayedHand) -> str:

@@ -10,9 +10,9 @@ from flask.typing import ResponseReturnValue
 
 from ..i18n.words import format_timedelta, gettext, say
 from ..rules import BadOptions, Status
-from ..rules.options import OPTION_SPECS, PRESET_LIST, TARGET_SENTENCE
+from ..rules.options import OPTION_SPECS, TARGET_SENTENCE
 from ..store import Snapshot
-from ..ui.forms import RulesForm
+from ..ui.forms import RulesForm, preset_choices, rule_fields
 from ..web.game import create_game, recent_games
 from ..web.limits import creating
 
@@ -126,9 +126,9 @@ def _new_page(form: NewGameForm, refusal: BadOptions | None = None) -> ResponseR
     page = render_template(
         "home/new.html",
         form=form,
-        presets=PRESET_LIST,
-        specs=OPTION_SPECS,
-        target_sentence=TARGET_SENTENCE,
+        presets=preset_choices(),
+        specs=rule_fields(OPTION_SPECS),
+        target_sentence=say(TARGET_SENTENCE),
         error=say(refusal.message) if refusal else None,
         rule=refusal.rule if refusal else None,
     )

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable, Collection
 from dataclasses import dataclass
 
-from ..rules import DOUBLE_SIX, Placement, Tile
+from ..rules import DOUBLE_SIX, Arm, Placement, Tile
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,11 +43,25 @@ def picker_tiles(
 
 
 @dataclass(frozen=True, slots=True)
+class Place:
+    """Where a tile would go (no end for a lead), the count after it and its points (R11)."""
+
+    arm: Arm | None
+    count: int
+    points: int
+    breakdown: str
+
+    @classmethod
+    def of(cls, place: Placement) -> Place:
+        return cls(arm=place.arm, count=place.count, points=place.points, breakdown=place.breakdown)
+
+
+@dataclass(frozen=True, slots=True)
 class TileHint:
     """Learning mode: a tile not yet played that fits now, where, and what it would score."""
 
-    tile: Tile
-    places: tuple[Placement, ...]
+    tile: str
+    places: tuple[Place, ...]
     best: int
 
 
@@ -59,5 +73,11 @@ def tile_hints(
     for tile in DOUBLE_SIX:
         places = () if tile in on_table else placements(tile)
         if places:
-            hints.append(TileHint(tile, places, max(place.points for place in places)))
+            hints.append(
+                TileHint(
+                    tile=str(tile),
+                    places=tuple(Place.of(place) for place in places),
+                    best=max(place.points for place in places),
+                )
+            )
     return tuple(hints)
