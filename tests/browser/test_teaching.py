@@ -250,14 +250,11 @@ def test_a_new_player_builds_a_board_on_the_practice_page(
     expect(board(page)).to_contain_text("+10")
     assert board_in_url(page) == "5-5"
 
-    # 2: 5-3 fits both sides of the spinner: the page asks which, with what each would leave.
+    # 2: 5-3 fits either side of the lone spinner: the same layout seen from the other side of
+    # the table, so no question (R5); it goes on the left.
     tile("5-3").click()
-    expect(page.get_by_role("heading", name=re.compile(r"Where does\s+5-3\s+go\?"))).to_be_visible()
-    expect(page.get_by_role("button", name=re.compile(r"points"))).to_have_count(2)
-    expect(choice("Left")).to_contain_text("0 points")
-    expect(choice("Left")).to_contain_text("3 + [5|5] 10 = 13")
-    choice("Left").click()
     expect(count(page, 13)).to_be_visible()
+    assert board_in_url(page) == "5-5,5-3:left"
     expect(board(page)).to_contain_text("3 + [5|5] 10 = 13")
     expect(board(page)).not_to_contain_text(POINTS)
     expect(tile("5-3")).to_be_disabled()
@@ -272,19 +269,23 @@ def test_a_new_player_builds_a_board_on_the_practice_page(
     expect(opened).to_contain_text("up and down are open, each showing 5")
     assert board_in_url(page) == "5-5,5-3:left,5-2:right"
 
-    # Now a 5 goes up or down (R10), and only there: the left shows 3, the right 2.
+    # Now a 5 goes up or down (R10), and only there; the two are mirror images, so no question:
+    # example B, 4: 5-0 up → 3 + 2 + 0 = 5, +5.
     tile("5-0").click()
-    expect(page.get_by_role("heading", name=re.compile(r"Where does\s+5-0\s+go\?"))).to_be_visible()
-    expect(page.get_by_role("button", name=re.compile(r"points"))).to_have_count(2)
-    for arm in ("Up", "Down"):
-        expect(choice(arm)).to_contain_text("5 points")
-        expect(choice(arm)).to_contain_text("3 + 2 + 0 = 5")
-    expect(choice("Left")).to_have_count(0)
-    expect(choice("Right")).to_have_count(0)
-    choice("Up").click()  # example B, 4: 5-0 up → 3 + 2 + 0 = 5, +5
     expect(board(page)).to_contain_text("3 + 2 + 0 = 5")
     expect(page.get_by_role("heading", name="Why: 5-0 on the up")).to_be_visible()
     assert board_in_url(page) == "5-5,5-3:left,5-2:right,5-0:up"
+
+    # 3-2 fits the left (3) and the right (2), which differ: the page asks which, with the
+    # points of each.
+    tile("3-2").click()
+    expect(page.get_by_role("heading", name=re.compile(r"Where does\s+3-2\s+go\?"))).to_be_visible()
+    expect(page.get_by_role("button", name=re.compile(r"points"))).to_have_count(2)
+    expect(choice("Up")).to_have_count(0)
+    choice("Left").click()
+    assert board_in_url(page) == "5-5,5-3:left,5-2:right,5-0:up,3-2:left"
+    page.get_by_role("link", name="Undo last tile").click()
+    expect(page.get_by_role("heading", name="Why: 5-0 on the up")).to_be_visible()
 
     # Undo the last tile: back to the board after 5-2, with 5-0 to play again.
     page.get_by_role("link", name="Undo last tile").click()

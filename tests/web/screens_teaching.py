@@ -42,13 +42,14 @@ def main(outdir: str = "/tmp/screens-teaching") -> None:
             shot("02b-practice-empty-full", full=True)
             tap("5-5")
             shot("03-practice-lead")
-            tap("5-3")
-            shot("04-practice-choice")
-            page.get_by_role("button", name="Left").click()  # "Left 8 points 3 + …"
-            page.wait_for_load_state()
+            tap("5-3")  # either side of the lone spinner: the same place, not asked
             tap("5-2")
             shot("05-practice-three")
             shot("05b-practice-three-full", full=True)
+            tap("3-2")  # the left shows 3, the right 2: asked which
+            shot("04-practice-choice")
+            page.get_by_role("button", name="Left").click()
+            page.wait_for_load_state()
             page.goto(base + "/practice?p=5-5,5-2:up")
             shot("06-practice-bad-link")
             page.goto(base + "/practice?p=5-5,5-3:left&add=1-1")
