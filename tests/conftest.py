@@ -14,18 +14,19 @@ from __future__ import annotations
 
 import os
 import secrets
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 from hypothesis import HealthCheck, settings
 
+from tests.tables import ApiTable, Table, device
 from webapp import create_app
 
 POSTGRES = os.environ.get("ALLFIVES_TEST_POSTGRES")
-CSRF_TOKEN = "csrf-token-of-the-test-device"
 
 # --- Hypothesis ---------------------------------------------------------------------------------
 #
@@ -81,17 +82,44 @@ def database_url(tmp_path: Path) -> Iterator[str]:
     admin.dispose()
 
 
+AppMaker = Callable[..., Flask]
+
+
 @pytest.fixture
-def app(database_url: str) -> Iterator[Flask]:
-    created = create_app({"TESTING": True, "DATABASE": database_url, "SECRET_KEY": "test"})
-    yield created
-    created.extensions["allfives_store"].close()
+def make_app(database_url: str) -> Iterator[AppMaker]:
+    """Makes apps on the test's database, each as a new process would start (nothing cached),
+    with any setting changed by keyword; every one is closed when the test ends."""
+    made: list[Flask] = []
+
+    def make(**config: Any) -> Flask:
+        base = {"TESTING": True, "DATABASE": database_url, "SECRET_KEY": "test"}
+        created = create_app({**base, **config})
+        made.append(created)
+        return created
+
+    yield make
+    for created in made:
+        created.extensions["allfives_store"].close()
+
+
+@pytest.fixture
+def app(make_app: AppMaker) -> Flask:
+    return make_app()
 
 
 @pytest.fixture
 def client(app: Flask) -> FlaskClient:
     """A device whose session holds the CSRF token ``CSRF_TOKEN``, as a page load would set."""
-    device = app.test_client()
-    with device.session_transaction() as session:
-        session["csrf_token"] = CSRF_TOKEN
-    return device
+    return device(app)
+
+
+@pytest.fixture
+def table(app: Flask, client: FlaskClient) -> Table:
+    """A game entered through the forms (no game yet: ``table.create(...)`` makes it)."""
+    return Table(app, client)
+
+
+@pytest.fixture
+def api_table(client: FlaskClient) -> ApiTable:
+    """A new game of Ana, Ben and Cy through the JSON API, its first hand not started."""
+    return ApiTable(client, ["Ana", "Ben", "Cy"])

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from flask.testing import FlaskClient
 
-from tests.api.test_api import ApiTable
+from tests.tables import ApiTable
 
 # Ana leads 6-4 (+10); Cy's 3-5 at move 6 makes 0 + 5 (+5). Move 3 was really 6-5.
 KEPT = [("6-4", None), ("4-1", "right"), ("6-0", "left"), ("1-2", "right")]

@@ -8,10 +8,9 @@ from typing import Any
 import pytest
 from flask.testing import FlaskClient
 
+from tests.tables import ApiTable
 from webapp.rules import DOUBLE_SIX
 from webapp.rules.options import OPTION_SPECS, PRESETS
-
-from .test_api import ApiTable
 
 EVERY_OPTION = {
     "spinner": "every-double",

@@ -10,14 +10,13 @@ from __future__ import annotations
 
 import json
 import shutil
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 from flask import Flask
 
-from webapp import create_app
+from tests.conftest import AppMaker
 from webapp.api.shapes import GameShape
 from webapp.rules import DOUBLE_SIX, Arm, Play, StartHand, Status
 
@@ -37,12 +36,11 @@ NEW_RULES = {
 
 
 @pytest.fixture
-def old_app(tmp_path: Path) -> Iterator[Flask]:
+def old_app(tmp_path: Path, make_app: AppMaker) -> Flask:
+    """The app on a copy of the database the version before the house rules wrote."""
     database = tmp_path / "old.sqlite3"
     shutil.copy(DATA / "previous_version.sqlite3", database)
-    app = create_app({"TESTING": True, "DATABASE": f"sqlite:///{database}", "SECRET_KEY": "t"})
-    yield app
-    app.extensions["allfives_store"].close()
+    return make_app(DATABASE=f"sqlite:///{database}")
 
 
 def _expected() -> dict[str, dict[str, Any]]:

@@ -10,11 +10,12 @@ import os
 import shutil
 import threading
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from werkzeug.serving import make_server
 
-from webapp import create_app
+from tests.conftest import AppMaker
 
 CHROMIUM_FLAGS = [
     "--no-sandbox",
@@ -70,11 +71,9 @@ def browser() -> Iterator[object]:
 
 
 @pytest.fixture
-def live_server(tmp_path) -> Iterator[str]:
-    """The app on 127.0.0.1 with its own database; yields its base URL."""
-    app = create_app(
-        {"TESTING": True, "DATABASE": str(tmp_path / "browser.sqlite3"), "SECRET_KEY": "test"}
-    )
+def live_server(tmp_path: Path, make_app: AppMaker) -> Iterator[str]:
+    """The app on 127.0.0.1 with its own SQLite database; yields its base URL."""
+    app = make_app(DATABASE=str(tmp_path / "browser.sqlite3"))
     server = make_server("127.0.0.1", 0, app, threaded=True)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()

@@ -21,9 +21,8 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from tests.conftest import CSRF_TOKEN
 from tests.rules.rules_table import EXAMPLE_C_MOVES
-from tests.web.conftest import HX, Table
+from tests.tables import CSRF_TOKEN, HX, Table, device
 from webapp.i18n import COOKIE, LANGUAGES
 from webapp.rules import to_dict
 
@@ -166,11 +165,10 @@ class Pages:
 
 @pytest.fixture
 def pseudo_client(pseudo_app: Flask) -> FlaskClient:
-    device = pseudo_app.test_client()
-    with device.session_transaction() as session:
-        session["csrf_token"] = CSRF_TOKEN
-    device.set_cookie(COOKIE, PSEUDO)
-    return device
+    """A device that chose the pseudo-language."""
+    client = device(pseudo_app)
+    client.set_cookie(COOKIE, PSEUDO)
+    return client
 
 
 def test_the_pseudo_language_is_served_where_it_is_chosen(pseudo_client: FlaskClient) -> None:

@@ -8,8 +8,7 @@ import pytest
 from flask import Flask
 
 from tests.rules.rules_table import EXAMPLE_C_MOVES as EXAMPLE_C
-
-from .conftest import Table, text
+from tests.tables import Table, text
 
 # Worked example C of RULES.md: Ana, Ben and Cy; Ana leads and goes out at move 20; Ben draws at
 # move 17 and plays 4-5 at once; Ben keeps 6-5 and 1-1, Cy 3-4.
@@ -19,13 +18,6 @@ def enter(table: Table, moves: list[str]) -> None:
     for move in moves:
         response = table.draw() if move == "draw" else table.play(*move.split())
         assert response.status_code == 303, (move, text(response)[:200])
-
-
-@pytest.fixture
-def playing(table: Table) -> Table:
-    table.create("Ana", "Ben", "Cy")
-    table.start(leader="0")
-    return table
 
 
 @pytest.fixture

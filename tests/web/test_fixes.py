@@ -5,9 +5,7 @@ from __future__ import annotations
 
 import re
 
-from tests.conftest import CSRF_TOKEN
-
-from .conftest import Table, text
+from tests.tables import CSRF_TOKEN, Table, text
 
 # Ana leads 6-4 (+10); Cy's 3-5 at move 6 makes 0 + 5 (+5). Move 3 was really 6-5.
 KEPT = [("6-4", None), ("4-1", "right"), ("6-0", "left"), ("1-2", "right")]

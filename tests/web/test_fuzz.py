@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from werkzeug.test import EnvironBuilder
 
-from tests.conftest import CSRF_TOKEN
+from tests.tables import CSRF_TOKEN
 
 # Every example of a test is sent to the same app and the same game, made once by the
 # function-scoped fixtures: on purpose, as what is checked is that nothing sent changes them.

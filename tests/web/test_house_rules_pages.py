@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-from tests.conftest import CSRF_TOKEN
-
-from .conftest import Table, text
+from tests.tables import CSRF_TOKEN, Table, text
 
 
 def test_the_highest_double_leads_through_the_forms(table: Table) -> None:

@@ -11,11 +11,9 @@ from flask import Flask
 from flask.testing import FlaskClient
 from werkzeug.test import TestResponse
 
-from tests.conftest import CSRF_TOKEN
+from tests.tables import CSRF_TOKEN, HX, Table, text
 from webapp.rules import Status
 from webapp.rules.options import OPTION_SPECS, PRESET_LIST
-
-from .conftest import HX, Table, text
 
 # --- home, rules, new game ------------------------------------------------------------------------
 
@@ -178,13 +176,6 @@ def test_random_pick_starts_the_hand(table: Table) -> None:
 
 
 # --- playing tiles --------------------------------------------------------------------------------
-
-
-@pytest.fixture
-def playing(table: Table) -> Table:
-    table.create("Ana", "Ben", "Cy")
-    table.start(leader="0")
-    return table
 
 
 def test_picker_shows_all_28_tiles_by_name(playing: Table) -> None:

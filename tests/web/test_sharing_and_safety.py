@@ -10,16 +10,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from tests.conftest import CSRF_TOKEN
-
-from .conftest import HX, Table, text
-
-
-@pytest.fixture
-def playing(table: Table) -> Table:
-    table.create("Ana", "Ben", "Cy")
-    table.start(0)
-    return table
+from tests.tables import CSRF_TOKEN, HX, Table, text
 
 
 def view_id(table: Table) -> str:

@@ -10,11 +10,9 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from tests.conftest import CSRF_TOKEN
+from tests.tables import CSRF_TOKEN, HX, Table, text
 from webapp.rules import IllegalAction, Status
 from webapp.teaching import lesson
-
-from .conftest import HX, Table, text
 
 RULE_IDS = [f"R{n}" for n in range(1, 17)] + ["R13p"]
 
@@ -30,13 +28,6 @@ def no_inline_script_or_style(page: str) -> bool:
 
 
 # --- learning mode -------------------------------------------------------------------------------
-
-
-@pytest.fixture
-def playing(table: Table) -> Table:
-    table.create("Ana", "Ben", "Cy")
-    table.start(leader="0")
-    return table
 
 
 def learning(table: Table, on: bool) -> None:
