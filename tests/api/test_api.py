@@ -7,6 +7,7 @@ from typing import Any
 import pytest
 from flask.testing import FlaskClient
 
+from tests.scripts import EXAMPLE_B
 from tests.tables import ApiTable
 
 
@@ -92,17 +93,9 @@ def test_missing_game_is_a_json_404(client: FlaskClient) -> None:
 def test_worked_example_b_through_the_api(api_table: ApiTable) -> None:
     """RULES.md example B: a spinner lead and the points of each play."""
     api_table.act("start_hand", starter="Ana")
-    plays = [
-        ("5-5", None, 10),
-        ("5-3", "left", 0),
-        ("5-2", "right", 5),
-        ("5-0", "up", 5),
-        ("2-2", "right", 0),
-        ("0-4", "up", 0),
-    ]
-    for tile, end, points in plays:
-        body = api_table.act("play", tile=tile, end=end)
-        assert body["outcome"]["points"] == points, tile
+    answers = api_table.enter(EXAMPLE_B)
+    points = [answer["outcome"]["points"] for answer in answers]
+    assert points == [10, 0, 5, 5, 0, 0]  # 5-5, 5-3 left, 5-2 right, 5-0 up, 2-2 right, 0-4 up
     hand = api_table.state["hand"]
     assert hand["count"] == 11
     assert hand["breakdown"] == "3 + [2|2] 4 + 4 = 11"
@@ -288,8 +281,7 @@ def test_export_then_import_gives_an_identical_game(
     client: FlaskClient, api_table: ApiTable
 ) -> None:
     api_table.act("start_hand", starter="Cy")
-    for tile, end in [("5-5", None), ("5-3", "left"), ("5-2", "right"), ("5-0", "up")]:
-        api_table.act("play", tile=tile, end=end)
+    api_table.enter(EXAMPLE_B[:4])
     api_table.act("undo")
     exported = client.get(f"/api/games/{api_table.id}/export")
     assert exported.status_code == 200

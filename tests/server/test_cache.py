@@ -9,8 +9,8 @@ import tracemalloc
 import pytest
 from flask import Flask
 
-from tests.bench.load import scripted_actions
 from tests.conftest import AppMaker
+from tests.scripts import scripted_actions
 from webapp.config import StartupError
 from webapp.game.more import _log
 from webapp.rules import Options

@@ -17,8 +17,8 @@ from typing import Any
 import pytest
 from sqlalchemy import create_engine, inspect, text
 
-from tests.bench.load import scripted_actions
 from tests.conftest import AppMaker
+from tests.scripts import scripted_actions
 from tests.tables import CSRF_TOKEN, device
 from tests.web.golden_games import GOLDEN
 from webapp.rules import Action, GameState, Options, StartHand, Undo, from_dict

@@ -77,7 +77,7 @@ def stored_games() -> list[dict[str, Any]]:
 
 
 def scripted_games() -> list[dict[str, Any]]:
-    from tests.bench.load import scripted_actions
+    from tests.scripts import scripted_actions
 
     games = []
     for seed, players, length in ((1, 3, 160), (2, 4, 240)):
