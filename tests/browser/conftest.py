@@ -11,11 +11,16 @@ import shutil
 import threading
 from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 from werkzeug.serving import make_server
 
+from tests.browser.phone import Console
 from tests.conftest import AppMaker
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Page
 
 CHROMIUM_FLAGS = [
     "--no-sandbox",
@@ -89,3 +94,12 @@ def page(browser, live_server):  # type: ignore[no-untyped-def]
     tab.set_default_timeout(10_000)
     yield tab
     context.close()
+
+
+@pytest.fixture
+def phone(page: Page) -> Iterator[tuple[Page, Console]]:
+    """The scorer's phone: its page, and what its console reports. A refusal's status line is
+    counted (``console.refusals``); any other error fails the test at its end."""
+    console = Console(page)
+    yield page, console
+    assert console.errors == [], "the page logged errors:\n" + "\n".join(console.errors)

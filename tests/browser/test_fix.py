@@ -11,12 +11,11 @@ from __future__ import annotations
 import contextlib
 import os
 import re
-from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 import pytest
 
-from tests.browser.test_table import Console, new_game, play, score, status
+from tests.browser.phone import Console, new_game, play, score, status
 
 with contextlib.suppress(ImportError):  # the ``browser`` fixture skips (or fails under CI)
     from playwright.sync_api import expect
@@ -26,13 +25,6 @@ if TYPE_CHECKING:
 
 pytestmark = pytest.mark.browser
 SHOTS = os.environ.get("ALLFIVES_SCREENSHOTS")  # a folder: save what each step looks like
-
-
-@pytest.fixture
-def scorer(page: Page) -> Iterator[Page]:
-    console = Console(page)
-    yield page
-    assert console.errors == [], "the page logged errors:\n" + "\n".join(console.errors)
 
 
 def shot(page: Page, name: str) -> None:
@@ -82,9 +74,9 @@ def fix_move_3_to_6_5(page: Page) -> None:
 
 
 def test_fixing_move_3_keeps_every_later_move_that_still_fits(
-    scorer: Page, live_server: str
+    phone: tuple[Page, Console], live_server: str
 ) -> None:
-    page = scorer
+    page, _ = phone
     six_moves(
         page,
         live_server,
@@ -112,9 +104,9 @@ def test_fixing_move_3_keeps_every_later_move_that_still_fits(
 
 
 def test_a_later_move_that_no_longer_fits_is_named_and_taken_back(
-    scorer: Page, live_server: str
+    phone: tuple[Page, Console], live_server: str
 ) -> None:
-    page = scorer
+    page, _ = phone
     six_moves(
         page,
         live_server,

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-from .test_table import Console, board, play, score, status, tile
+from tests.browser.phone import Console, board, play, score, status, tile
 
 with contextlib.suppress(ImportError):  # the ``browser`` fixture skips (or fails under CI)
     from playwright.sync_api import expect
@@ -23,13 +23,6 @@ if TYPE_CHECKING:
     from playwright.sync_api import Page
 
 pytestmark = pytest.mark.browser
-
-
-@pytest.fixture
-def phone(page: Page):  # type: ignore[no-untyped-def]
-    console = Console(page)
-    yield page, console
-    assert console.errors == [], "the page logged errors:\n" + "\n".join(console.errors)
 
 
 def _shot(page: Page, tmp_path: Path, name: str) -> None:
