@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-from tests.browser.phone import Console, new_game, play, score, status
+from tests.browser.phone import Console, act, new_game, play, score, start_game, status
 
 with contextlib.suppress(ImportError):  # the ``browser`` fixture skips (or fails under CI)
     from playwright.sync_api import expect
@@ -34,8 +34,8 @@ def shot(page: Page, name: str) -> None:
 
 def six_moves(page: Page, base: str, fifth: tuple[str, str], sixth: tuple[str, str]) -> None:
     new_game(page, base, ["Ana", "Ben", "Cy"])
-    page.get_by_role("button", name="Start game").click()
-    page.get_by_role("button", name="Ana leads").click()
+    start_game(page)
+    act(page, page.get_by_role("button", name="Ana leads"))
     play(page, "6-4", "Ana led 6-4: 6 + 4 = 10, scores 10")
     play(page, "4-1", "Ben played 4-1 on the right end: 6 + 1 = 7")
     play(page, "6-0", "Cy played 6-0 on the left end: 0 + 1 = 1")  # really 6-5

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-from tests.browser.phone import Console, board, play, score, status, tile
+from tests.browser.phone import Console, act, board, play, score, start_game, status, tile
 
 with contextlib.suppress(ImportError):  # the ``browser`` fixture skips (or fails under CI)
     from playwright.sync_api import expect
@@ -37,9 +37,9 @@ def _new_game(page: Page, base: str, preset: str) -> None:
     page.get_by_label("Player 1 name").fill("Ana")
     page.get_by_label("Player 2 name").fill("Ben")
     page.get_by_role("radio", name=re.compile(rf"^{preset}\b")).check()
-    page.get_by_role("button", name="Start game").click()
+    start_game(page)
     expect(page.get_by_role("heading", name="Who leads hand 1?")).to_be_visible()
-    page.get_by_role("button", name="Ana leads").click()
+    act(page, page.get_by_role("button", name="Ana leads"))
     expect(status(page)).to_contain_text("Hand 1: Ana leads")
 
 
