@@ -18,6 +18,7 @@ from werkzeug.serving import make_server
 
 from tests.browser.phone import Console
 from tests.conftest import AppMaker
+from tests.tables import HttpApi
 
 if TYPE_CHECKING:
     from playwright.sync_api import Page
@@ -85,6 +86,13 @@ def live_server(tmp_path: Path, make_app: AppMaker) -> Iterator[str]:
     yield f"http://127.0.0.1:{server.server_port}"
     server.shutdown()
     thread.join(timeout=5)
+
+
+@pytest.fixture
+def api(live_server: str) -> HttpApi:
+    """The live server's JSON API, called from the test: a game set up or read back this way
+    never goes through the browser under test."""
+    return HttpApi(live_server)
 
 
 @pytest.fixture

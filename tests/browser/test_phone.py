@@ -9,16 +9,16 @@ is read back with ``GET /api/games/<id>``, and what the player saw is read from 
 from __future__ import annotations
 
 import contextlib
-import json
 import re
 import struct
-import urllib.request
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 import pytest
 
 from tests.browser.conftest import PHONE
+from tests.scripts import EXAMPLE_B
+from tests.tables import HttpApi
 
 with contextlib.suppress(ImportError):  # the ``browser`` fixture skips (or fails under CI)
     from playwright.sync_api import expect
@@ -35,37 +35,6 @@ EXPECTED_LOG = re.compile(
     r"net::ERR_INTERNET_DISCONNECTED|net::ERR_FAILED|Failed to fetch|status of (409|422|503)"
     r"|Response Status Error Code 503|htmx:(afterRequest|sendError|timeout)"
 )
-
-
-class Api:
-    """The JSON API, called from the test (never through the browser)."""
-
-    def __init__(self, base: str) -> None:
-        self.base = base
-
-    def call(self, path: str, body: dict[str, Any] | None = None) -> dict[str, Any]:
-        data = json.dumps(body).encode() if body is not None else None
-        request = urllib.request.Request(
-            self.base + path, data=data, headers={"Content-Type": "application/json"}
-        )
-        with urllib.request.urlopen(request, timeout=10) as response:
-            return json.load(response)
-
-    def new_game(self, players: list[str], **rules: Any) -> str:
-        return self.call("/api/games", {"players": players, "rules": rules})["id"]
-
-    def state(self, game_id: str) -> dict[str, Any]:
-        return self.call(f"/api/games/{game_id}")
-
-    def act(self, game_id: str, kind: str, **fields: Any) -> dict[str, Any]:
-        seq = self.state(game_id)["seq"]
-        body = {"seq": seq, "type": kind, **fields}
-        return self.call(f"/api/games/{game_id}/actions", body)["state"]
-
-
-@pytest.fixture
-def api(live_server: str) -> Api:
-    return Api(live_server)
 
 
 @pytest.fixture
@@ -107,13 +76,15 @@ def played(state: dict[str, Any]) -> list[str]:
     return ["-".join(sorted(name.split("-"), reverse=True)) for name in tiles]
 
 
-def spinner_open(api: Api) -> str:
-    """Ana 5-5, Ben 5-3 on the left, Ana 5-2 on the right (R10: up and down open at 5)."""
+# Example B's first three plays: Ana 5-5, Ben 5-3 on the left, Ana 5-2 on the right (R10: up
+# and down open at 5).
+OPEN = EXAMPLE_B[:3]
+
+
+def spinner_open(api: HttpApi) -> str:
     game = api.new_game(["Ana", "Ben"])
     api.act(game, "start_hand", starter="Ana")
-    api.act(game, "play", tile="5-5")
-    api.act(game, "play", tile="5-3", end="left")
-    api.act(game, "play", tile="5-2", end="right")
+    api.enter(game, OPEN)
     return game
 
 
@@ -130,7 +101,7 @@ def background(page: Page) -> str:
 
 
 def test_taps_made_offline_wait_in_order_and_are_applied_once_when_back_online(
-    context: BrowserContext, offline_phone: Page, api: Api, live_server: str
+    context: BrowserContext, offline_phone: Page, api: HttpApi, live_server: str
 ) -> None:
     """R5: Ana leads 6-4 and Ben plays 4-1 on the 4 end while the phone has no connection. Both
     wait, in order, and are applied exactly once each when it comes back: the second one at the
@@ -162,7 +133,7 @@ def test_taps_made_offline_wait_in_order_and_are_applied_once_when_back_online(
 
 
 def test_a_waiting_tile_that_fits_two_ends_asks_where_and_what_follows_waits_for_the_answer(
-    context: BrowserContext, offline_phone: Page, api: Api, live_server: str
+    context: BrowserContext, offline_phone: Page, api: HttpApi, live_server: str
 ) -> None:
     """R9, R10: 5-5, 5-3 on the left and 5-2 on the right open the spinner. Ben's 3-2 fits the
     left 3 and the right 2; Ana's 5-0 then fits up (or down: the same layout, not asked). Both
@@ -183,17 +154,17 @@ def test_a_waiting_tile_that_fits_two_ends_asks_where_and_what_follows_waits_for
     ).to_be_visible()
     expect(sync_line(offline_phone)).to_have_text("1 play waiting — choose the end first")
     offline_phone.wait_for_timeout(600)
-    assert played(api.state(game)) == ["5-5", "5-3", "5-2"]
+    assert played(api.state(game)) == [*(move.button for move in OPEN)]
 
     offline_phone.get_by_role("button", name=re.compile(r"^Left")).click()
     expect(sync_line(offline_phone)).to_have_text("Saved")
-    assert played(api.state(game)) == ["5-5", "5-3", "5-2", "3-2", "5-0"]
+    assert played(api.state(game)) == [*(move.button for move in OPEN), "3-2", "5-0"]
     board = offline_phone.get_by_role("region", name="The layout")
     expect(board).to_contain_text("Count 4 2 + 2 + 0 = 4")
 
 
 def test_a_waiting_tile_that_needs_an_end_is_asked_on_its_game_screen_not_elsewhere(
-    offline_phone: Page, api: Api, live_server: str
+    offline_phone: Page, api: HttpApi, live_server: str
 ) -> None:
     """3-2 fits the left 3 and the right 2, so it needs an end. Its request fails; the phone then
     opens the home page, which sends what waits but cannot show the question: the tap stays
@@ -220,11 +191,11 @@ def test_a_waiting_tile_that_needs_an_end_is_asked_on_its_game_screen_not_elsewh
     offline_phone.wait_for_timeout(400)
     offline_phone.get_by_role("button", name=re.compile(r"^Left")).click()
     expect(sync_line(offline_phone)).to_have_text("Saved")
-    assert played(api.state(game)) == ["5-5", "5-3", "5-2", "3-2"]
+    assert played(api.state(game)) == [*(move.button for move in OPEN), "3-2"]
 
 
 def test_a_play_whose_request_fails_survives_a_reload_and_is_sent_once(
-    offline_phone: Page, api: Api, live_server: str
+    offline_phone: Page, api: HttpApi, live_server: str
 ) -> None:
     """The server answers 503 (a restarting server behind its proxy): the play is kept on the
     phone, still there after a reload, and applied once when the server answers again."""
@@ -256,7 +227,7 @@ def test_a_play_whose_request_fails_survives_a_reload_and_is_sent_once(
 
 
 def test_a_double_tap_on_a_tile_that_fits_two_ends_chooses_no_end(
-    offline_phone: Page, api: Api, live_server: str
+    offline_phone: Page, api: HttpApi, live_server: str
 ) -> None:
     """3-2 fits the left 3 and the right 2, so the screen asks. The second tap of a double tap,
     or a tap right after the choice appears, must not answer that question; a deliberate tap a
@@ -272,7 +243,7 @@ def test_a_double_tap_on_a_tile_that_fits_two_ends_chooses_no_end(
     tile(offline_phone, "3-2").dblclick()
     expect(choices).to_have_count(2)
     offline_phone.wait_for_timeout(600)
-    assert played(api.state(game)) == ["5-5", "5-3", "5-2"]
+    assert played(api.state(game)) == [*(move.button for move in OPEN)]
 
     # A tap landing on an end the moment it is shown (within the guard's 350 ms): the page
     # itself clicks the first end as soon as it appears, so a slow machine cannot be late.
@@ -287,17 +258,17 @@ def test_a_double_tap_on_a_tile_that_fits_two_ends_chooses_no_end(
     tile(offline_phone, "3-2").click()
     expect(choices).to_have_count(2)
     offline_phone.wait_for_timeout(600)
-    assert played(api.state(game)) == ["5-5", "5-3", "5-2"]
+    assert played(api.state(game)) == [*(move.button for move in OPEN)]
     expect(choices).to_have_count(2)
     right = offline_phone.get_by_role("button", name=re.compile(r"^Right"))
 
     right.click()  # a tap that starts after the choice is shown goes through
     expect(offline_phone.get_by_role("status")).to_contain_text("Ben played 3-2 on the right end")
-    assert played(api.state(game)) == ["5-5", "5-3", "5-2", "3-2"]
+    assert played(api.state(game)) == [*(move.button for move in OPEN), "3-2"]
 
 
 def test_the_phone_buzzes_briefly_when_a_play_scores_and_not_otherwise(
-    context: BrowserContext, offline_phone: Page, api: Api, live_server: str
+    context: BrowserContext, offline_phone: Page, api: HttpApi, live_server: str
 ) -> None:
     """R11: Ana's lone 5-5 counts 10 and scores; Ben's 5-3 then counts 3 + 10 = 13, no score."""
     context.add_init_script(
@@ -322,7 +293,7 @@ ANA_HELD = ["0-0", "1-0", "2-0", "3-0", "4-0", "5-0", "6-0", "1-1"]  # 23 pips
 
 
 def test_a_reload_in_the_middle_of_a_settlement_keeps_what_was_entered(
-    offline_phone: Page, api: Api, live_server: str
+    offline_phone: Page, api: HttpApi, live_server: str
 ) -> None:
     """R6, R7, R13: Ana leads 6-6, Ben draws the whole boneyard, both pass: blocked. The scorer
     taps Ana's tiles and types Ben's pips; a reload (before and after the preview) keeps both.
@@ -462,7 +433,7 @@ def _png_size(data: bytes) -> tuple[int, int]:
 
 
 def test_the_app_can_be_installed_and_opens_with_the_network_off(
-    context: BrowserContext, offline_phone: Page, api: Api, live_server: str
+    context: BrowserContext, offline_phone: Page, api: HttpApi, live_server: str
 ) -> None:
     manifest = offline_phone.request.get(live_server + "/manifest.webmanifest")
     assert manifest.headers["content-type"].startswith("application/manifest+json")

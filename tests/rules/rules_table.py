@@ -209,10 +209,6 @@ class Table:
                 self.pass_turn()
 
 
-# Example C's moves as text, for the tests outside tests/rules that read them so.
-EXAMPLE_C_MOVES = [str(move) for move in EXAMPLE_C]
-
-
 def example_c(table: Table) -> Table:
     """Worked example C of RULES.md: Ana leads and goes out; Ben keeps 6-5 and 1-1, Cy 3-4."""
     return table.replay_hand(EXAMPLE_C_DEAL, EXAMPLE_C_BONEYARD, EXAMPLE_C, leader=0)
