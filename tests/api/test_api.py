@@ -7,38 +7,12 @@ from typing import Any
 import pytest
 from flask.testing import FlaskClient
 
-
-class ApiTable:
-    """A game driven through the JSON API, keeping track of the revision like a client would."""
-
-    def __init__(self, client: FlaskClient, players: list[str], **body: Any) -> None:
-        self.client = client
-        response = client.post("/api/games", json={"players": players, **body})
-        assert response.status_code == 201, response.json
-        self.state = response.json
-        self.id = self.state["id"]
-
-    def act(self, type_: str, expect: int = 200, **fields: Any) -> dict[str, Any]:
-        response = self.client.post(
-            f"/api/games/{self.id}/actions",
-            json={"seq": self.state["seq"], "type": type_, **fields},
-        )
-        assert response.status_code == expect, response.json
-        if expect == 200:
-            self.state = response.json["state"]
-        return response.json
-
-    def fetch(self) -> dict[str, Any]:
-        return self.client.get(f"/api/games/{self.id}").json
+from tests.scripts import EXAMPLE_B
+from tests.tables import ApiTable
 
 
-@pytest.fixture
-def table(client: FlaskClient) -> ApiTable:
-    return ApiTable(client, ["Ana", "Ben", "Cy"])
-
-
-def test_create_returns_the_new_game(table: ApiTable) -> None:
-    state = table.state
+def test_create_returns_the_new_game(api_table: ApiTable) -> None:
+    state = api_table.state
     assert state["status"] == "awaiting_start"
     assert state["seq"] == 0
     assert [p["name"] for p in state["players"]] == ["Ana", "Ben", "Cy"]
@@ -100,12 +74,12 @@ def test_create_refusals(client: FlaskClient, body: dict[str, Any], code: str) -
     assert response.json["error"]["message"]
 
 
-def test_api_takes_only_json(client: FlaskClient, table: ApiTable) -> None:
+def test_api_takes_only_json(client: FlaskClient, api_table: ApiTable) -> None:
     response = client.post("/api/games", data={"players": "Ana"})
     assert response.status_code == 415
-    response = client.post(f"/api/games/{table.id}/actions", data="seq=0&type=undo")
+    response = client.post(f"/api/games/{api_table.id}/actions", data="seq=0&type=undo")
     assert response.status_code == 415
-    assert table.fetch()["seq"] == 0
+    assert api_table.fetch()["seq"] == 0
 
 
 def test_missing_game_is_a_json_404(client: FlaskClient) -> None:
@@ -116,42 +90,34 @@ def test_missing_game_is_a_json_404(client: FlaskClient) -> None:
     assert response.status_code == 404
 
 
-def test_worked_example_b_through_the_api(table: ApiTable) -> None:
+def test_worked_example_b_through_the_api(api_table: ApiTable) -> None:
     """RULES.md example B: a spinner lead and the points of each play."""
-    table.act("start_hand", starter="Ana")
-    plays = [
-        ("5-5", None, 10),
-        ("5-3", "left", 0),
-        ("5-2", "right", 5),
-        ("5-0", "up", 5),
-        ("2-2", "right", 0),
-        ("0-4", "up", 0),
-    ]
-    for tile, end, points in plays:
-        body = table.act("play", tile=tile, end=end)
-        assert body["outcome"]["points"] == points, tile
-    hand = table.state["hand"]
+    api_table.act("start_hand", starter="Ana")
+    answers = api_table.enter(EXAMPLE_B)
+    points = [answer["outcome"]["points"] for answer in answers]
+    assert points == [10, 0, 5, 5, 0, 0]  # 5-5, 5-3 left, 5-2 right, 5-0 up, 2-2 right, 0-4 up
+    hand = api_table.state["hand"]
     assert hand["count"] == 11
     assert hand["breakdown"] == "3 + [2|2] 4 + 4 = 11"
     assert hand["ends"] == {"left": 3, "right": 2, "up": 4, "down": 5}
     assert hand["spinner"] == "5-5"
-    scores = {p["name"]: p["score"] for p in table.state["players"]}
+    scores = {p["name"]: p["score"] for p in api_table.state["players"]}
     assert scores == {"Ana": 15, "Ben": 0, "Cy": 5}
-    assert table.state["seq"] == 7
+    assert api_table.state["seq"] == 7
 
 
-def test_end_omitted_when_only_one_place_fits(table: ApiTable) -> None:
-    table.act("start_hand", starter="Ben")
-    table.act("play", tile="6-4")
-    body = table.act("play", tile="1-6")
+def test_end_omitted_when_only_one_place_fits(api_table: ApiTable) -> None:
+    api_table.act("start_hand", starter="Ben")
+    api_table.act("play", tile="6-4")
+    body = api_table.act("play", tile="1-6")
     assert body["state"]["hand"]["ends"] == {"left": 1, "right": 4}
     assert body["outcome"]["player"] == "Cy"
 
 
-def test_refusal_is_422_with_rule_and_changes_nothing(table: ApiTable) -> None:
-    table.act("start_hand", starter="Ana")
-    table.act("play", tile="3-2")
-    before = table.fetch()
+def test_refusal_is_422_with_rule_and_changes_nothing(api_table: ApiTable) -> None:
+    api_table.act("start_hand", starter="Ana")
+    api_table.act("play", tile="3-2")
+    before = api_table.fetch()
     cases = [
         ({"tile": "6-6"}, "no_match", "R5"),
         ({"tile": "2-1", "end": "up"}, "no_spinner", "R9"),
@@ -162,40 +128,40 @@ def test_refusal_is_422_with_rule_and_changes_nothing(table: ApiTable) -> None:
         ({"tile": "3-3", "end": "sideways"}, "bad_end", "R5"),
     ]
     for fields, code, rule in cases:
-        body = table.act("play", expect=422, **fields)
+        body = api_table.act("play", expect=422, **fields)
         assert body["error"]["code"] == code, fields
         assert body["error"]["rule"] == rule, fields
-        assert table.fetch() == before
+        assert api_table.fetch() == before
 
 
-def test_a_tile_fitting_two_ends_needs_an_end(table: ApiTable) -> None:
-    table.act("start_hand", starter="Ana")
+def test_a_tile_fitting_two_ends_needs_an_end(api_table: ApiTable) -> None:
+    api_table.act("start_hand", starter="Ana")
     for tile, end in [("5-5", None), ("5-3", "left"), ("5-2", "right")]:
-        table.act("play", tile=tile, end=end)
-    body = table.act("play", expect=422, tile="3-2")
+        api_table.act("play", tile=tile, end=end)
+    body = api_table.act("play", expect=422, tile="3-2")
     assert body["error"]["code"] == "choose_end"
     assert (
         body["error"]["message"]
         == "3-2 fits more than one end: left (0 points) or right (0 points)"
     )
-    table.act("play", tile="3-2", end="right")
-    assert table.state["hand"]["ends"] == {"left": 3, "right": 3, "up": 5, "down": 5}
+    api_table.act("play", tile="3-2", end="right")
+    assert api_table.state["hand"]["ends"] == {"left": 3, "right": 3, "up": 5, "down": 5}
 
 
 def test_stale_and_repeated_submissions_are_409_and_apply_nothing(
-    client: FlaskClient, table: ApiTable
+    client: FlaskClient, api_table: ApiTable
 ) -> None:
-    table.act("start_hand", starter="Ana")
-    request = {"seq": table.state["seq"], "type": "play", "tile": "6-4"}
-    first = client.post(f"/api/games/{table.id}/actions", json=request)
+    api_table.act("start_hand", starter="Ana")
+    request = {"seq": api_table.state["seq"], "type": "play", "tile": "6-4"}
+    first = client.post(f"/api/games/{api_table.id}/actions", json=request)
     assert first.status_code == 200
-    again = client.post(f"/api/games/{table.id}/actions", json=request)
+    again = client.post(f"/api/games/{api_table.id}/actions", json=request)
     assert again.status_code == 409
     assert again.json["error"]["code"] == "stale_seq"
     assert "Ana led 6-4" in again.json["error"]["message"]
     assert again.json["state"]["seq"] == first.json["state"]["seq"]
-    assert len(table.fetch()["hand"]["moves"]) == 1
-    missing_seq = client.post(f"/api/games/{table.id}/actions", json={"type": "undo"})
+    assert len(api_table.fetch()["hand"]["moves"]) == 1
+    missing_seq = client.post(f"/api/games/{api_table.id}/actions", json={"type": "undo"})
     assert missing_seq.status_code == 409
 
 
@@ -312,19 +278,20 @@ def test_immediate_finish_names_the_winner(client: FlaskClient) -> None:
     assert body["error"]["code"] == "game_over"
 
 
-def test_export_then_import_gives_an_identical_game(client: FlaskClient, table: ApiTable) -> None:
-    table.act("start_hand", starter="Cy")
-    for tile, end in [("5-5", None), ("5-3", "left"), ("5-2", "right"), ("5-0", "up")]:
-        table.act("play", tile=tile, end=end)
-    table.act("undo")
-    exported = client.get(f"/api/games/{table.id}/export")
+def test_export_then_import_gives_an_identical_game(
+    client: FlaskClient, api_table: ApiTable
+) -> None:
+    api_table.act("start_hand", starter="Cy")
+    api_table.enter(EXAMPLE_B[:4])
+    api_table.act("undo")
+    exported = client.get(f"/api/games/{api_table.id}/export")
     assert exported.status_code == 200
     assert exported.json["actions"][-1] == {"type": "undo"}
     imported = client.post("/api/games/import", json=exported.json)
     assert imported.status_code == 201
     copy = imported.json
-    assert copy["id"] != table.id
-    original = table.fetch()
+    assert copy["id"] != api_table.id
+    original = api_table.fetch()
     for key in ("seq", "status", "players", "hand", "rules", "target", "can_undo"):
         assert copy[key] == original[key], key
 
@@ -339,9 +306,9 @@ def test_export_then_import_gives_an_identical_game(client: FlaskClient, table: 
     ],
 )
 def test_import_refuses_what_is_not_a_valid_game(
-    client: FlaskClient, table: ApiTable, change: dict[str, Any]
+    client: FlaskClient, api_table: ApiTable, change: dict[str, Any]
 ) -> None:
-    exported = client.get(f"/api/games/{table.id}/export").json
+    exported = client.get(f"/api/games/{api_table.id}/export").json
     response = client.post("/api/games/import", json={**exported, **change})
     assert response.status_code == 422
     assert response.json["error"]["message"]

@@ -8,22 +8,19 @@ from typing import Any
 import pytest
 from flask.testing import FlaskClient
 
-from tests.api.test_api import ApiTable
+from tests.scripts import FIX_KEPT, FIX_STOPPED, Script
+from tests.tables import ApiTable
 
-# Ana leads 6-4 (+10); Cy's 3-5 at move 6 makes 0 + 5 (+5). Move 3 was really 6-5.
-KEPT = [("6-4", None), ("4-1", "right"), ("6-0", "left"), ("1-2", "right")]
-KEPT += [("2-3", "right"), ("3-5", "right")]
-# Move 5 (Ben's 0-3 on the left) needs the 0 that move 3 left open.
-STOPPED = [("6-4", None), ("4-1", "right"), ("6-0", "left"), ("1-2", "right")]
-STOPPED += [("0-3", "left"), ("2-5", "right")]
+# The hands of tests/scripts.py: in FIX_KEPT, Ana leads 6-4 (+10) and Cy's 3-5 at move 6 makes
+# 0 + 5 (+5); move 3 was really 6-5. In FIX_STOPPED, move 5 (Ben's 0-3 on the left) needs the
+# 0 that move 3 left open.
 REALLY = [{"type": "play", "tile": "6-5", "end": "left"}]
 
 
-def played(client: FlaskClient, plays: list[tuple[str, str | None]]) -> ApiTable:
+def played(client: FlaskClient, script: Script) -> ApiTable:
     table = ApiTable(client, ["Ana", "Ben", "Cy"])
     table.act("start_hand", starter="Ana")
-    for tile, end in plays:
-        table.act("play", tile=tile, **({"end": end} if end else {}))
+    table.enter(script)
     return table
 
 
@@ -38,13 +35,13 @@ def scores(state: dict[str, Any]) -> dict[str, int]:
 def test_fixing_a_tile_three_plays_back_keeps_the_later_plays_and_rescores_R11(
     client: FlaskClient,
 ) -> None:
-    table = played(client, KEPT)
+    table = played(client, FIX_KEPT)
     assert scores(table.state) == {"Ana": 10, "Ben": 0, "Cy": 5}
 
     body = table.act("correct", entry=3, **{"with": REALLY})
 
     state, outcome = body["state"], body["outcome"]
-    assert tiles(state) == ["6-5" if t == "6-0" else t for t, _ in KEPT]
+    assert tiles(state) == ["6-5" if m.tile == "6-0" else m.tile for m in FIX_KEPT]
     assert scores(state) == {"Ana": 10, "Ben": 0, "Cy": 10}  # 3-5 now makes 5 + 5
     assert state["hand"]["count"] == 10 and state["hand"]["turn"] == "Ana"
     assert state["seq"] == 8 and state["last"] == outcome["message"]
@@ -59,7 +56,7 @@ def test_fixing_a_tile_three_plays_back_keeps_the_later_plays_and_rescores_R11(
 def test_a_later_play_that_no_longer_fits_is_named_with_its_reason_and_taken_back_R5(
     client: FlaskClient,
 ) -> None:
-    table = played(client, STOPPED)
+    table = played(client, FIX_STOPPED)
 
     outcome = table.act("correct", entry=3, **{"with": REALLY})["outcome"]
 
@@ -81,7 +78,7 @@ def test_a_later_play_that_no_longer_fits_is_named_with_its_reason_and_taken_bac
 
 
 def test_undo_of_a_correction_brings_the_hand_back_as_entered(client: FlaskClient) -> None:
-    table = played(client, STOPPED)
+    table = played(client, FIX_STOPPED)
     before = table.state
     table.act("correct", entry=3, **{"with": REALLY})
     undone = table.act("undo")["state"]
@@ -114,7 +111,7 @@ def test_undo_of_a_correction_brings_the_hand_back_as_entered(client: FlaskClien
 def test_a_correction_that_is_itself_illegal_is_422_and_changes_nothing(
     client: FlaskClient, fix: dict[str, Any], code: str, rule: str | None
 ) -> None:
-    table = played(client, KEPT)
+    table = played(client, FIX_KEPT)
     before = table.fetch()
     error = table.act("correct", expect=422, **fix)["error"]
     assert (error["code"], error["rule"]) == (code, rule)
@@ -144,7 +141,7 @@ def test_the_next_players_tile_a_pass_then_the_play_by_name_R7(client: FlaskClie
 
 
 def test_a_corrected_game_exports_and_imports_as_corrected(client: FlaskClient) -> None:
-    table = played(client, STOPPED)
+    table = played(client, FIX_STOPPED)
     table.act("correct", entry=3, **{"with": REALLY})
     exported = client.get(f"/api/games/{table.id}/export").json
     assert exported["actions"][-1] == {"type": "correct", "entry": 3, "with": REALLY}

@@ -8,10 +8,10 @@ from typing import Any
 import pytest
 from flask.testing import FlaskClient
 
+from tests.scripts import EXAMPLE_G, EXAMPLE_H
+from tests.tables import ApiTable
 from webapp.rules import DOUBLE_SIX
 from webapp.rules.options import OPTION_SPECS, PRESETS
-
-from .test_api import ApiTable
 
 EVERY_OPTION = {
     "spinner": "every-double",
@@ -65,10 +65,7 @@ def test_five_up_ends_are_named_by_their_double_in_the_state(client: FlaskClient
     """R17: example H through the API; the second spinner's ends are '6-6 up' and '6-6 down'."""
     game = ApiTable(client, ["Ana", "Ben"], rules={"preset": "five-up"})
     game.act("start_hand", starter="Ana")
-    moves = [("6-4", None), ("4-4", "right"), ("4-2", "right"), ("4-1", "up")]
-    moves += [("6-6", "left"), ("6-3", "left"), ("6-5", "6-6 up")]
-    for tile, end in moves:
-        body = game.act("play", tile=tile, end=end)
+    body = game.enter(EXAMPLE_H[:7])[-1]
     assert body["outcome"]["breakdown"] == "3 + 2 + 1 + 5 = 11"
     hand = game.state["hand"]
     assert hand["ends"] == {"left": 3, "right": 2, "up": 1, "down": 4, "6-6 up": 5, "6-6 down": 6}
@@ -82,8 +79,7 @@ def test_five_up_ends_are_named_by_their_double_in_the_state(client: FlaskClient
 def test_muggins_refuses_up_and_down_through_the_api(client: FlaskClient) -> None:
     game = ApiTable(client, ["Ana", "Ben"], rules={"preset": "muggins"})
     game.act("start_hand", starter="Ana")
-    for tile, end in [("4-4", None), ("4-1", "right"), ("4-6", "left")]:
-        game.act("play", tile=tile, end=end)
+    game.enter(EXAMPLE_G[:3])
     refused = game.act("play", expect=422, tile="4-3", end="up")
     assert (refused["error"]["code"], refused["error"]["rule"]) == ("no_spinner", "R17")
     assert set(game.state["hand"]["ends"]) == {"left", "right"}

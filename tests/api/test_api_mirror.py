@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from flask.testing import FlaskClient
 
-from tests.api.test_api import ApiTable
+from tests.tables import ApiTable
 
 
 def led(client: FlaskClient, tile: str) -> ApiTable:

@@ -10,16 +10,16 @@ from __future__ import annotations
 
 import json
 import shutil
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 from flask import Flask
 
-from webapp import create_app
+from tests.conftest import AppMaker
+from tests.scripts import EXAMPLE_B
 from webapp.api.shapes import GameShape
-from webapp.rules import DOUBLE_SIX, Arm, Play, StartHand, Status
+from webapp.rules import StartHand, Status
 
 DATA = Path(__file__).parent.parent / "data"
 NEW_RULES = {
@@ -37,12 +37,11 @@ NEW_RULES = {
 
 
 @pytest.fixture
-def old_app(tmp_path: Path) -> Iterator[Flask]:
+def old_app(tmp_path: Path, make_app: AppMaker) -> Flask:
+    """The app on a copy of the database the version before the house rules wrote."""
     database = tmp_path / "old.sqlite3"
     shutil.copy(DATA / "previous_version.sqlite3", database)
-    app = create_app({"TESTING": True, "DATABASE": f"sqlite:///{database}", "SECRET_KEY": "t"})
-    yield app
-    app.extensions["allfives_store"].close()
+    return make_app(DATABASE=f"sqlite:///{database}")
 
 
 def _expected() -> dict[str, dict[str, Any]]:
@@ -79,8 +78,6 @@ def test_a_stored_game_keeps_playing_with_a_spinner_that_opens_up_and_down(old_a
     snapshot = store.get(game_id)
     assert snapshot.state.status is Status.AWAITING_START
     snapshot, _ = store.apply(game_id, snapshot.seq, StartHand(0))
-    by_key = {tile.key: tile for tile in DOUBLE_SIX}
-    for tile, end in (((5, 5), None), ((5, 3), "left"), ((5, 2), "right"), ((5, 0), "up")):
-        action = Play(by_key[tile]) if end is None else Play(by_key[tile], Arm.parse(end))
+    for action in EXAMPLE_B[:4].actions():
         snapshot, outcome = store.apply(game_id, snapshot.seq, action)
-    assert outcome.count == 5 and outcome.points == 5  # example B, step 4
+    assert outcome.count == 5 and outcome.points == 5  # example B, step 4: 5-0 up

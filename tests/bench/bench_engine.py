@@ -19,12 +19,13 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import random
+import sys
 import time
 from collections.abc import Callable
+from pathlib import Path
 
 from webapp.rules import (
     DOUBLE_SIX,
-    Arm,
     Draw,
     EndHand,
     GameState,
@@ -34,8 +35,11 @@ from webapp.rules import (
     Play,
     StartHand,
     Status,
-    Tile,
 )
+
+# Run as a script, this folder is on the path but not the repository: the tests' scripts are.
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+from tests.scripts import EXAMPLE_A
 
 NAMES = ("Ana", "Ben", "Cy", "Di")
 
@@ -71,11 +75,7 @@ def play_hand(options: Options, rng: random.Random) -> int:
 def mid_game() -> GameState:
     """Worked example A of RULES.md after seven plays: a spinner with all four arms open."""
     state, _ = GameState.new(Options.make(NAMES[:3])).apply(StartHand(0))
-    steps = [("3-2", None), ("2-2", "right"), ("2-6", "right"), ("2-4", "up")]
-    steps += [("3-1", "left"), ("6-6", "right"), ("4-4", "up")]
-    for text, arm in steps:
-        state, _ = state.apply(Play(Tile.parse(text), None if arm is None else Arm(arm)))
-    return state
+    return EXAMPLE_A[:7].played(state)
 
 
 def rate(work: Callable[[], int], seconds: float) -> tuple[float, int]:

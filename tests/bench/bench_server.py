@@ -41,13 +41,16 @@ from collections.abc import Callable
 from pathlib import Path
 
 from flask import Flask
-from load import scripted_actions
 
 from webapp import create_app
-from webapp.rules import Arm, Play, StartHand, Tile, Undo
+from webapp.rules import StartHand, Undo
 from webapp.serve.cli import _warm
 from webapp.store import Store
 from webapp.store.cache import BUDGET as CACHE_BUDGET
+
+# Run as a script, this folder is on the path but not the repository: the tests' scripts are.
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+from tests.scripts import EXAMPLE_A, scripted_actions
 
 HX = {"HX-Request": "true", "Sec-Fetch-Site": "same-origin"}
 GZIP = {"Accept-Encoding": "gzip"}
@@ -291,16 +294,14 @@ def measure_bytes(bench: Bench) -> None:
     )
 
 
-MID_HAND = [("3-2", None), ("2-2", "right"), ("2-6", "right"), ("2-4", "up"), ("3-1", "left")]
-
-
 def measure_mid_hand(bench: Bench, rounds: int) -> None:
-    """Worked example A's first plays, then 6-6 on the right: timed with its undo, as a phone
-    posts it, and its response weighed."""
+    """Worked example A's first five plays, then its sixth, 6-6 on the right: timed with its
+    undo, as a phone posts it, and its response weighed."""
     game_id = bench.new_game()
-    for seq, (tile, end) in enumerate(MID_HAND, start=1):
-        bench.store.apply(game_id, seq, Play(Tile.parse(tile), Arm.parse(end) if end else None))
-    data = {"tile": "6-6", "end": "right", "csrf_token": "bench"}
+    for seq, action in enumerate(EXAMPLE_A[:5].actions(), start=1):
+        bench.store.apply(game_id, seq, action)
+    _, sixth = EXAMPLE_A[5].form()
+    data = {**sixth, "csrf_token": "bench"}
 
     def play() -> float:
         seq = bench.store.revision(game_id)

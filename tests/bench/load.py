@@ -36,59 +36,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from webapp.rules import (
-    DOUBLE_SIX,
-    Action,
-    Draw,
-    EndHand,
-    GameState,
-    Options,
-    Pass,
-    Play,
-    StartHand,
-    Tile,
-)
+from webapp.rules import Action, Draw, EndHand, Play, StartHand
+
+# Run as a script, this folder is on the path but not the repository: the tests' scripts are.
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+from tests.scripts import scripted_actions
 
 PERIOD = 2.0
-
-
-def scripted_actions(rng: random.Random, players: int, length: int) -> list[Action]:
-    """``length`` legal actions of a real game, in order: tiles dealt at random, each player
-    plays the first tile that fits, draws or passes otherwise, hands settled with the tiles
-    really left, hand after hand."""
-    state = GameState.new(Options.make(["Ana", "Ben", "Cy", "Di"][:players], target=10_000))
-    actions: list[Action] = []
-    hands: list[list[Tile]] = []
-    boneyard: list[Tile] = []
-    while len(actions) < length:
-        action: Action
-        if state.hand is None or state.status.value == "awaiting_start":
-            leader = state.next_leader if state.next_leader is not None else 0
-            action = StartHand(leader)
-            tiles = list(DOUBLE_SIX)
-            rng.shuffle(tiles)
-            size = state.options.hand_size
-            hands = [tiles[i * size : (i + 1) * size] for i in range(players)]
-            boneyard = tiles[players * size :]
-        elif state.status.value == "hand_over":
-            action = EndHand.of({seat: list(hand) for seat, hand in enumerate(hands) if hand})
-        else:
-            seat = state.turn
-            assert seat is not None
-            hand = hands[seat]
-            playable = [(tile, state.placements(tile)) for tile in hand if state.placements(tile)]
-            if playable:
-                tile, places = playable[0]
-                hand.remove(tile)
-                action = Play(tile, places[0].arm)
-            elif boneyard:
-                hand.append(boneyard.pop())
-                action = Draw(1)
-            else:
-                action = Pass()
-        state, _ = state.apply(action)
-        actions.append(action)
-    return actions
 
 
 def form_of(action: Action) -> dict[str, Any]:

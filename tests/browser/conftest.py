@@ -10,11 +10,18 @@ import os
 import shutil
 import threading
 from collections.abc import Iterator
+from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 from werkzeug.serving import make_server
 
-from webapp import create_app
+from tests.browser.phone import Console
+from tests.conftest import AppMaker
+from tests.tables import HttpApi
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Page
 
 CHROMIUM_FLAGS = [
     "--no-sandbox",
@@ -70,11 +77,9 @@ def browser() -> Iterator[object]:
 
 
 @pytest.fixture
-def live_server(tmp_path) -> Iterator[str]:
-    """The app on 127.0.0.1 with its own database; yields its base URL."""
-    app = create_app(
-        {"TESTING": True, "DATABASE": str(tmp_path / "browser.sqlite3"), "SECRET_KEY": "test"}
-    )
+def live_server(tmp_path: Path, make_app: AppMaker) -> Iterator[str]:
+    """The app on 127.0.0.1 with its own SQLite database; yields its base URL."""
+    app = make_app(DATABASE=str(tmp_path / "browser.sqlite3"))
     server = make_server("127.0.0.1", 0, app, threaded=True)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
@@ -84,9 +89,25 @@ def live_server(tmp_path) -> Iterator[str]:
 
 
 @pytest.fixture
+def api(live_server: str) -> HttpApi:
+    """The live server's JSON API, called from the test: a game set up or read back this way
+    never goes through the browser under test."""
+    return HttpApi(live_server)
+
+
+@pytest.fixture
 def page(browser, live_server):  # type: ignore[no-untyped-def]
     context = browser.new_context(viewport=PHONE, device_scale_factor=2, has_touch=True)
     tab = context.new_page()
     tab.set_default_timeout(10_000)
     yield tab
     context.close()
+
+
+@pytest.fixture
+def phone(page: Page) -> Iterator[tuple[Page, Console]]:
+    """The scorer's phone: its page, and what its console reports. A refusal's status line is
+    counted (``console.refusals``); any other error fails the test at its end."""
+    console = Console(page)
+    yield page, console
+    assert console.errors == [], "the page logged errors:\n" + "\n".join(console.errors)

@@ -11,12 +11,12 @@ from __future__ import annotations
 import contextlib
 import os
 import re
-from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 import pytest
 
-from tests.browser.test_table import Console, new_game, play, score, status
+from tests.browser.phone import Console, act, new_game, play, score, start_game, status
+from tests.scripts import FIX_KEPT, FIX_STOPPED, Script
 
 with contextlib.suppress(ImportError):  # the ``browser`` fixture skips (or fails under CI)
     from playwright.sync_api import expect
@@ -28,28 +28,26 @@ pytestmark = pytest.mark.browser
 SHOTS = os.environ.get("ALLFIVES_SCREENSHOTS")  # a folder: save what each step looks like
 
 
-@pytest.fixture
-def scorer(page: Page) -> Iterator[Page]:
-    console = Console(page)
-    yield page
-    assert console.errors == [], "the page logged errors:\n" + "\n".join(console.errors)
-
-
 def shot(page: Page, name: str) -> None:
     if SHOTS:
         page.screenshot(path=os.path.join(SHOTS, f"fix-{name}.png"))
 
 
-def six_moves(page: Page, base: str, fifth: tuple[str, str], sixth: tuple[str, str]) -> None:
+def six_moves(page: Page, base: str, script: Script, fifth: str, sixth: str) -> None:
+    """The six moves of ``script``, tapped; each message says what the move did."""
     new_game(page, base, ["Ana", "Ben", "Cy"])
-    page.get_by_role("button", name="Start game").click()
-    page.get_by_role("button", name="Ana leads").click()
-    play(page, "6-4", "Ana led 6-4: 6 + 4 = 10, scores 10")
-    play(page, "4-1", "Ben played 4-1 on the right end: 6 + 1 = 7")
-    play(page, "6-0", "Cy played 6-0 on the left end: 0 + 1 = 1")  # really 6-5
-    play(page, "2-1", "Ana played 2-1 on the right end: 0 + 2 = 2")
-    play(page, fifth[0], fifth[1])
-    play(page, sixth[0], sixth[1])
+    start_game(page)
+    act(page, page.get_by_role("button", name="Ana leads"))
+    says = [
+        "Ana led 6-4: 6 + 4 = 10, scores 10",
+        "Ben played 4-1 on the right end: 6 + 1 = 7",
+        "Cy played 6-0 on the left end: 0 + 1 = 1",  # really 6-5
+        "Ana played 2-1 on the right end: 0 + 2 = 2",
+        fifth,
+        sixth,
+    ]
+    for move, message in zip(script, says, strict=True):
+        play(page, move.button, message)
 
 
 def fix_move_3_to_6_5(page: Page) -> None:
@@ -82,14 +80,15 @@ def fix_move_3_to_6_5(page: Page) -> None:
 
 
 def test_fixing_move_3_keeps_every_later_move_that_still_fits(
-    scorer: Page, live_server: str
+    phone: tuple[Page, Console], live_server: str
 ) -> None:
-    page = scorer
+    page, _ = phone
     six_moves(
         page,
         live_server,
-        ("3-2", "Ben played 3-2 on the right end: 0 + 3 = 3"),
-        ("5-3", "Cy played 5-3 on the right end: 0 + 5 = 5, scores 5"),
+        FIX_KEPT,
+        "Ben played 3-2 on the right end: 0 + 3 = 3",
+        "Cy played 5-3 on the right end: 0 + 5 = 5, scores 5",
     )
     expect(score(page, "Cy", 5, 200)).to_be_visible()
 
@@ -112,14 +111,15 @@ def test_fixing_move_3_keeps_every_later_move_that_still_fits(
 
 
 def test_a_later_move_that_no_longer_fits_is_named_and_taken_back(
-    scorer: Page, live_server: str
+    phone: tuple[Page, Console], live_server: str
 ) -> None:
-    page = scorer
+    page, _ = phone
     six_moves(
         page,
         live_server,
-        ("3-0", "Ben played 3-0 on the left end: 3 + 2 = 5, scores 5"),
-        ("5-2", "Cy played 5-2 on the right end: 3 + 5 = 8"),
+        FIX_STOPPED,
+        "Ben played 3-0 on the left end: 3 + 2 = 5, scores 5",
+        "Cy played 5-2 on the right end: 3 + 5 = 8",
     )
     expect(score(page, "Ben", 5, 200)).to_be_visible()
 

@@ -14,7 +14,8 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-from .test_table import Console, board, play, score, status, tile
+from tests.browser.phone import Console, act, board, play, score, start_game, status, tile
+from tests.scripts import EXAMPLE_G, EXAMPLE_H
 
 with contextlib.suppress(ImportError):  # the ``browser`` fixture skips (or fails under CI)
     from playwright.sync_api import expect
@@ -23,13 +24,6 @@ if TYPE_CHECKING:
     from playwright.sync_api import Page
 
 pytestmark = pytest.mark.browser
-
-
-@pytest.fixture
-def phone(page: Page):  # type: ignore[no-untyped-def]
-    console = Console(page)
-    yield page, console
-    assert console.errors == [], "the page logged errors:\n" + "\n".join(console.errors)
 
 
 def _shot(page: Page, tmp_path: Path, name: str) -> None:
@@ -44,9 +38,9 @@ def _new_game(page: Page, base: str, preset: str) -> None:
     page.get_by_label("Player 1 name").fill("Ana")
     page.get_by_label("Player 2 name").fill("Ben")
     page.get_by_role("radio", name=re.compile(rf"^{preset}\b")).check()
-    page.get_by_role("button", name="Start game").click()
+    start_game(page)
     expect(page.get_by_role("heading", name="Who leads hand 1?")).to_be_visible()
-    page.get_by_role("button", name="Ana leads").click()
+    act(page, page.get_by_role("button", name="Ana leads"))
     expect(status(page)).to_contain_text("Hand 1: Ana leads")
 
 
@@ -62,15 +56,19 @@ def test_five_up_a_second_spinner_opens_its_own_named_ends(
     _new_game(page, live_server, "Five Up")
     # Five Up deals 5 each (R1 option) and keeps points in fives to 61 (R25).
     expect(score(page, "Ana", 0, 61)).to_be_visible()
-    play(page, "6-4", "Ana led 6-4: 6 + 4 = 10, scores 2")
-    play(page, "4-4", "Ben played 4-4 on the right end: 6 + [4|4] 8 = 14")
-    play(page, "4-2", "Ana played 4-2 on the right end: 6 + 2 = 8")
-    # The 4-4's up and down are both empty: the same layout either way, so not asked.
-    play(page, "4-1", "Ben played 4-1 on the up end: 6 + 2 + 1 = 9")
-    play(page, "6-6", "Ana played 6-6 on the left end: [6|6] 12 + 2 + 1 = 15, scores 3")
-    play(page, "6-3", "Ben played 6-3 on the left end: 3 + 2 + 1 = 6")
-    # R17: the 6-6 is a spinner too; its ends are named by the double.
-    play(page, "6-5", "Ana played 6-5 on the 6-6 up end: 3 + 2 + 1 + 5 = 11")  # up or down
+    says = [
+        "Ana led 6-4: 6 + 4 = 10, scores 2",
+        "Ben played 4-4 on the right end: 6 + [4|4] 8 = 14",
+        "Ana played 4-2 on the right end: 6 + 2 = 8",
+        # The 4-4's up and down are both empty: the same layout either way, so not asked.
+        "Ben played 4-1 on the up end: 6 + 2 + 1 = 9",
+        "Ana played 6-6 on the left end: [6|6] 12 + 2 + 1 = 15, scores 3",
+        "Ben played 6-3 on the left end: 3 + 2 + 1 = 6",
+        # R17: the 6-6 is a spinner too; its ends are named by the double (up or down).
+        "Ana played 6-5 on the 6-6 up end: 3 + 2 + 1 + 5 = 11",
+    ]
+    for move, message in zip(EXAMPLE_H[:7], says, strict=True):
+        play(page, move.button, message)
     expect(
         board(page).get_by_role(
             "img",
@@ -78,11 +76,12 @@ def test_five_up_a_second_spinner_opens_its_own_named_ends(
         )
     ).to_be_visible()
     # 2-1 fits right (2) and up (1): right → 10, 2 in fives; up → 12, nothing.
+    last = EXAMPLE_H[7]
     play(
         page,
-        "2-1",
+        last.button,
         "Ben played 2-1 on the right end: 3 + 1 + 1 + 5 = 10, scores 2",
-        end="right",
+        end=last.end,
         offered={"right": 2, "up": 0},
     )
     expect(score(page, "Ana", 5, 61)).to_be_visible()
@@ -96,10 +95,15 @@ def test_muggins_has_no_up_or_down_and_check_a_play_says_why(
 ) -> None:
     page, _ = phone
     _new_game(page, live_server, "Muggins")
-    play(page, "4-4", "Ana led 4-4: [4|4] 8 = 8")
-    # Either side of the lone 4-4: the same layout, so not asked.
-    play(page, "4-1", "Ben played 4-1 on the left end: 1 + [4|4] 8 = 9")
-    play(page, "6-4", "Ana played 6-4 on the right end: 1 + 6 = 7")
+    # Example G's first three tiles, tapped: either side of the lone 4-4 is the same layout, so
+    # the app does not ask and lays 4-1 on the left; the line is example G's seen from across.
+    says = [
+        "Ana led 4-4: [4|4] 8 = 8",
+        "Ben played 4-1 on the left end: 1 + [4|4] 8 = 9",
+        "Ana played 6-4 on the right end: 1 + 6 = 7",
+    ]
+    for move, message in zip(EXAMPLE_G[:3], says, strict=True):
+        play(page, move.button, message)
     # Under seed the 4-4 would be a spinner with up and down open; here the line has two ends.
     expect(
         board(page).get_by_role("img", name=re.compile(r"Open ends: left 1, right 6\."))

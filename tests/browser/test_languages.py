@@ -16,8 +16,8 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 from tests.browser.conftest import _missing
-from tests.browser.test_phone import Api
-from tests.rules.rules_table import EXAMPLE_C_MOVES
+from tests.scripts import EXAMPLE_C
+from tests.tables import HttpApi
 from webapp.i18n import COOKIE, LANGUAGES
 
 with contextlib.suppress(ImportError):  # the ``browser`` fixture skips (or fails under CI)
@@ -84,33 +84,19 @@ def check_fits(page: Page, what: str, shots: Path) -> None:
     assert found["cut"] == [], f"{language} {what}: text cut off: {found['cut']}"
 
 
-def mid_hand(api: Api) -> str:
-    """Example C's first two plays: Ana leads 2-0, Ben plays 3-2 on the left."""
+def example_c(api: HttpApi, moves: int | None = None) -> str:
+    """Ana, Ben and Cy, and worked example C up to move ``moves``: after two, Ana led 2-0 and
+    Ben played 3-2 on the left; at its end, Ana went out and Ben and Cy still hold tiles."""
     game = api.new_game(["Ana", "Ben", "Cy"])
     api.act(game, "start_hand", starter="Ana")
-    api.act(game, "play", tile="2-0")
-    api.act(game, "play", tile="3-2", end="left")
-    return game
-
-
-def hand_over(api: Api) -> str:
-    """Example C to its end: Ana went out; Ben and Cy still hold tiles."""
-    game = api.new_game(["Ana", "Ben", "Cy"])
-    api.act(game, "start_hand", starter="Ana")
-    for move in EXAMPLE_C_MOVES:
-        if move == "draw":
-            api.act(game, "draw")
-        else:
-            tile, *end = move.split()
-            api.act(game, "play", tile=tile, **({"end": end[0]} if end else {}))
+    api.enter(game, EXAMPLE_C[:moves])
     return game
 
 
 def test_every_screen_fits_a_small_phone_in_every_language(
-    reader: Page, live_server: str, screenshots: Path
+    reader: Page, api: HttpApi, live_server: str, screenshots: Path
 ) -> None:
-    api = Api(live_server)
-    game = mid_hand(api)
+    game = example_c(api, moves=2)
     reader.goto(f"{live_server}/g/{game}")
     expect(reader.locator("#work .tiles")).to_be_visible()
     check_fits(reader, "game", screenshots)
@@ -128,7 +114,7 @@ def test_every_screen_fits_a_small_phone_in_every_language(
     reader.locator("details.options summary").click()
     check_fits(reader, "new-game", screenshots)
 
-    reader.goto(f"{live_server}/g/{hand_over(api)}")
+    reader.goto(f"{live_server}/g/{example_c(api)}")
     expect(reader.locator(".settle-form")).to_be_visible()
     check_fits(reader, "settlement", screenshots)
 

@@ -7,6 +7,7 @@ import re
 from playwright.sync_api import expect
 
 from tests.browser.conftest import PHONE
+from tests.scripts import EXAMPLE_B
 
 
 def test_a_play_made_on_one_phone_appears_on_the_other(browser, live_server) -> None:  # type: ignore[no-untyped-def]
@@ -37,13 +38,15 @@ def test_a_play_made_on_one_phone_appears_on_the_other(browser, live_server) -> 
         expect(watcher.get_by_text("Watching live")).to_be_visible()
         expect(watcher.get_by_role("button", name="5-5")).to_have_count(0)
 
-        scorer.get_by_role("button", name="5-5").click()
+        lead, second = EXAMPLE_B[:2]  # worked example B: 5-5 counts 10, 5-3 makes 13
+        scorer.get_by_role("button", name=lead.button).click()
         expect(scorer.locator("#board")).to_contain_text("[5|5] 10 = 10")
         # The watcher never reloads: the poll brings the play within about 2 seconds.
         expect(watcher.locator("#board")).to_contain_text("[5|5] 10 = 10", timeout=6_000)
         expect(watcher.locator("#scores")).to_contain_text("10")
 
-        scorer.get_by_role("button", name="5-3").click()  # either side of a lone 5-5: no question
+        # 5-3 fits either side of a lone 5-5, the same layout: no question.
+        scorer.get_by_role("button", name=second.button).click()
         expect(watcher.locator("#board")).to_contain_text("3 + [5|5] 10 = 13", timeout=6_000)
         assert not errors, errors
     finally:

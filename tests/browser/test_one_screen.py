@@ -13,7 +13,8 @@ from typing import Any
 import pytest
 from playwright.sync_api import Locator, Page, expect
 
-from tests.web.screens import api
+from tests.scripts import first_fit
+from tests.tables import HttpApi, on_table
 from webapp.rules import DOUBLE_SIX
 
 SCREENS = {"390x844": {"width": 390, "height": 844}, "360x740": {"width": 360, "height": 740}}
@@ -75,16 +76,17 @@ def tile_button(page: Page, name: str) -> Locator:
     return page.get_by_role("region", name="Tiles").get_by_role("button", name=name, exact=True)
 
 
-def play_a_hand(page: Page, base: str, game_id: str) -> tuple[int, int]:
-    """Enter a whole hand as a scorer would; returns (taps, the fewest the entries needed)."""
+def play_a_hand(page: Page, api: HttpApi, game_id: str) -> tuple[int, int]:
+    """Enter a whole hand as a scorer would, tapping the first tile that fits; returns (taps,
+    the fewest the entries needed)."""
     phone = Phone(page)
     fewest = 0
     while True:
-        state = api(base, f"/api/games/{game_id}")
+        state = api.state(game_id)
         if state["status"] != "playing":
             break
-        on_table = _played(state["hand"])
-        fitting = [n for n in map(str, DOUBLE_SIX) if n not in on_table and _fits(state, n)]
+        played = on_table(state)
+        fitting = [n for n in map(str, DOUBLE_SIX) if n not in played and _fits(state, n)]
         if fitting:
             name = fitting[0]
             phone.tap(tile_button(page, name), f"tile {name}")
@@ -116,21 +118,20 @@ def _fits(state: dict[str, Any], name: str) -> bool:
 
 @pytest.mark.parametrize("size", list(SCREENS))
 def test_whole_hands_are_played_on_one_screen_without_scrolling(
-    browser: Any, live_server: str, size: str
+    browser: Any, api: HttpApi, live_server: str, size: str
 ) -> None:
     context = browser.new_context(viewport=SCREENS[size], device_scale_factor=2, has_touch=True)
     page = context.new_page()
     page.set_default_timeout(10_000)
     try:
-        game = api(live_server, "/api/games", {"players": NAMES})
-        game_id = game["id"]
+        game_id = api.new_game(NAMES)
         page.goto(f"{live_server}/g/{game_id}")
         for number in (1, 2):
             panel = page.get_by_role("region", name="Next")
             panel.get_by_role("button", name=re.compile(r"leads$|^Start hand")).first.click()
             expect(page.get_by_role("region", name="Tiles")).to_be_visible()
-            taps, fewest = play_a_hand(page, live_server, game_id)
-            settled, needed = settle(page, live_server, game_id)
+            taps, fewest = play_a_hand(page, api, game_id)
+            settled, needed = settle(page, api, game_id)
             print(
                 f"\n{size}: hand {number} took {taps} taps to enter, {settled} to settle; "
                 f"the fewest its entries need: {fewest} and {needed}"
@@ -140,13 +141,13 @@ def test_whole_hands_are_played_on_one_screen_without_scrolling(
         context.close()
 
 
-def settle(page: Page, base: str, game_id: str) -> tuple[int, int]:
+def settle(page: Page, api: HttpApi, game_id: str) -> tuple[int, int]:
     """Report each player's pips so that they can all be true (the lightest tiles first). With
     the boneyard empty the last player's pips follow from the others' (R14): not typed. Returns
     (taps, the fewest: a field per player whose pips do not follow, and Settle)."""
-    state = api(base, f"/api/games/{game_id}")
+    state = api.state(game_id)
     hand = state["hand"]
-    played = _played(hand)
+    played = on_table(state)
     free = sorted((t for t in DOUBLE_SIX if str(t) not in played), key=lambda t: (t.pips, str(t)))
     holders = [(name, held) for name, held in hand["held"].items() if held]
     follows = 1 if hand["boneyard"] == 0 else 0
@@ -169,22 +170,16 @@ def settle(page: Page, base: str, game_id: str) -> tuple[int, int]:
     return taps, len(holders) - follows + 1
 
 
-def _played(hand: dict[str, Any]) -> set[str]:
-    layout = hand["layout"]
-    names = [layout["lead"], *(t for arm in layout["arms"].values() for t in arm)]
-    return {"-".join(sorted(t.split("-"), reverse=True)) for t in names if t}
-
-
 def test_long_names_and_three_digit_scores_never_break_inside_a_word(
-    browser: Any, live_server: str
+    browser: Any, api: HttpApi, live_server: str
 ) -> None:
     context = browser.new_context(viewport=SCREENS["360x740"], has_touch=True)
     page = context.new_page()
     try:
         names = ["Maximiliano", "Bartholomew", "Guadalupita"]  # 11 letters each
-        game_id = api(live_server, "/api/games", {"players": names, "rules": {"target": 500}})["id"]
+        game_id = api.new_game(names, target=500)
         for seq, action in enumerate(_hands_until_a_score_has_three_digits(names)):
-            api(live_server, f"/api/games/{game_id}/actions", {"seq": seq, **action})
+            api.call(f"/api/games/{game_id}/actions", {"seq": seq, **action})
         page.goto(f"{live_server}/g/{game_id}")
         cards = page.locator("#scores .side")
         expect(cards).to_have_count(3)
@@ -206,17 +201,7 @@ def test_long_names_and_three_digit_scores_never_break_inside_a_word(
 def _hands_until_a_score_has_three_digits(names: list[str]) -> list[dict[str, Any]]:
     """Real hands through the rules (the first tile that fits; the lightest tiles reported),
     until someone's score has three digits: the JSON API's actions to replay them."""
-    from webapp.rules import (
-        Draw,
-        EndHand,
-        GameState,
-        Options,
-        Pass,
-        Play,
-        StartHand,
-        Status,
-        to_dict,
-    )
+    from webapp.rules import EndHand, GameState, Options, StartHand, Status, to_dict
 
     state = GameState.new(Options.make(names))
     actions: list[dict[str, Any]] = []
@@ -235,14 +220,7 @@ def _hands_until_a_score_has_three_digits(names: list[str]) -> list[dict[str, An
     while max(abs(score) for score in state.scores) < 100:
         apply(StartHand(0 if state.next_leader is None else None))
         while state.status is Status.PLAYING:
-            fitting = [t for t in DOUBLE_SIX if state.placements(t)]
-            if fitting:
-                place = state.placements(fitting[0])[0]
-                apply(Play(fitting[0], place.arm))
-            elif state.can_draw:
-                apply(Draw(1))
-            else:
-                apply(Pass())
+            apply(first_fit(state))
         if state.status is Status.HAND_OVER:
             hand = state.hand
             assert hand is not None

@@ -9,16 +9,16 @@ is read back with ``GET /api/games/<id>``, and what the player saw is read from 
 from __future__ import annotations
 
 import contextlib
-import json
 import re
 import struct
-import urllib.request
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 import pytest
 
 from tests.browser.conftest import PHONE
+from tests.scripts import EXAMPLE_B
+from tests.tables import HttpApi
 
 with contextlib.suppress(ImportError):  # the ``browser`` fixture skips (or fails under CI)
     from playwright.sync_api import expect
@@ -37,37 +37,6 @@ EXPECTED_LOG = re.compile(
 )
 
 
-class Api:
-    """The JSON API, called from the test (never through the browser)."""
-
-    def __init__(self, base: str) -> None:
-        self.base = base
-
-    def call(self, path: str, body: dict[str, Any] | None = None) -> dict[str, Any]:
-        data = json.dumps(body).encode() if body is not None else None
-        request = urllib.request.Request(
-            self.base + path, data=data, headers={"Content-Type": "application/json"}
-        )
-        with urllib.request.urlopen(request, timeout=10) as response:
-            return json.load(response)
-
-    def new_game(self, players: list[str], **rules: Any) -> str:
-        return self.call("/api/games", {"players": players, "rules": rules})["id"]
-
-    def state(self, game_id: str) -> dict[str, Any]:
-        return self.call(f"/api/games/{game_id}")
-
-    def act(self, game_id: str, kind: str, **fields: Any) -> dict[str, Any]:
-        seq = self.state(game_id)["seq"]
-        body = {"seq": seq, "type": kind, **fields}
-        return self.call(f"/api/games/{game_id}/actions", body)["state"]
-
-
-@pytest.fixture
-def api(live_server: str) -> Api:
-    return Api(live_server)
-
-
 @pytest.fixture
 def context(browser) -> Iterator[BrowserContext]:  # type: ignore[no-untyped-def]
     made = browser.new_context(viewport=PHONE, device_scale_factor=2, has_touch=True)
@@ -76,7 +45,9 @@ def context(browser) -> Iterator[BrowserContext]:  # type: ignore[no-untyped-def
 
 
 @pytest.fixture
-def phone(context: BrowserContext) -> Iterator[Page]:
+def offline_phone(context: BrowserContext) -> Iterator[Page]:
+    """A phone that may lose its connection: the network errors that follow (and a refusal's
+    status) are expected in its console; any other error fails the test."""
     tab = context.new_page()
     tab.set_default_timeout(10_000)
     errors: list[str] = []
@@ -105,13 +76,15 @@ def played(state: dict[str, Any]) -> list[str]:
     return ["-".join(sorted(name.split("-"), reverse=True)) for name in tiles]
 
 
-def spinner_open(api: Api) -> str:
-    """Ana 5-5, Ben 5-3 on the left, Ana 5-2 on the right (R10: up and down open at 5)."""
+# Example B's first three plays: Ana 5-5, Ben 5-3 on the left, Ana 5-2 on the right (R10: up
+# and down open at 5).
+OPEN = EXAMPLE_B[:3]
+
+
+def spinner_open(api: HttpApi) -> str:
     game = api.new_game(["Ana", "Ben"])
     api.act(game, "start_hand", starter="Ana")
-    api.act(game, "play", tile="5-5")
-    api.act(game, "play", tile="5-3", end="left")
-    api.act(game, "play", tile="5-2", end="right")
+    api.enter(game, OPEN)
     return game
 
 
@@ -128,7 +101,7 @@ def background(page: Page) -> str:
 
 
 def test_taps_made_offline_wait_in_order_and_are_applied_once_when_back_online(
-    context: BrowserContext, phone: Page, api: Api, live_server: str
+    context: BrowserContext, offline_phone: Page, api: HttpApi, live_server: str
 ) -> None:
     """R5: Ana leads 6-4 and Ben plays 4-1 on the 4 end while the phone has no connection. Both
     wait, in order, and are applied exactly once each when it comes back: the second one at the
@@ -136,158 +109,166 @@ def test_taps_made_offline_wait_in_order_and_are_applied_once_when_back_online(
     game = api.new_game(["Ana", "Ben"])
     api.act(game, "start_hand", starter="Ana")
     before = api.state(game)
-    phone.goto(f"{live_server}/g/{game}")
-    expect(tile(phone, "6-4")).to_be_enabled()
+    offline_phone.goto(f"{live_server}/g/{game}")
+    expect(tile(offline_phone, "6-4")).to_be_enabled()
 
     context.set_offline(True)
-    tile(phone, "6-4").click()
-    expect(sync_line(phone)).to_have_text("Not saved — offline, 1 play waiting")
-    tile(phone, "4-1").click()
-    expect(sync_line(phone)).to_have_text("Not saved — offline, 2 plays waiting")
+    tile(offline_phone, "6-4").click()
+    expect(sync_line(offline_phone)).to_have_text("Not saved — offline, 1 play waiting")
+    tile(offline_phone, "4-1").click()
+    expect(sync_line(offline_phone)).to_have_text("Not saved — offline, 2 plays waiting")
     for name in ("6-4", "4-1"):  # shown as waiting on the picker, so nobody taps them twice
-        expect(tile(phone, name)).to_have_class(re.compile(r"\bwaiting\b"))
+        expect(tile(offline_phone, name)).to_have_class(re.compile(r"\bwaiting\b"))
     assert api.state(game)["seq"] == before["seq"]  # nothing reached the server
 
     context.set_offline(False)
-    expect(sync_line(phone)).to_have_text("Saved")
+    expect(sync_line(offline_phone)).to_have_text("Saved")
     after = api.state(game)
     assert played(after) == ["6-4", "4-1"]
     assert after["seq"] == before["seq"] + 2
     # R11: ends 6 and 1 count 7, no score; the screen shows the server's answer.
-    expect(phone.get_by_role("region", name="The layout")).to_contain_text("Count 7")
-    expect(tile(phone, "4-1")).to_be_disabled()
-    assert phone.evaluate("localStorage.getItem('allfives.queue')") is None
+    expect(offline_phone.get_by_role("region", name="The layout")).to_contain_text("Count 7")
+    expect(tile(offline_phone, "4-1")).to_be_disabled()
+    assert offline_phone.evaluate("localStorage.getItem('allfives.queue')") is None
 
 
 def test_a_waiting_tile_that_fits_two_ends_asks_where_and_what_follows_waits_for_the_answer(
-    context: BrowserContext, phone: Page, api: Api, live_server: str
+    context: BrowserContext, offline_phone: Page, api: HttpApi, live_server: str
 ) -> None:
     """R9, R10: 5-5, 5-3 on the left and 5-2 on the right open the spinner. Ben's 3-2 fits the
     left 3 and the right 2; Ana's 5-0 then fits up (or down: the same layout, not asked). Both
     are tapped offline. Back online, the screen asks where 3-2 goes and holds 5-0 back until it
     is answered; then 5-0 follows at the new revision. R11: 2 + 2 + 0 = 4, no score."""
     game = spinner_open(api)
-    phone.goto(f"{live_server}/g/{game}")
-    expect(tile(phone, "3-2")).to_be_enabled()
+    offline_phone.goto(f"{live_server}/g/{game}")
+    expect(tile(offline_phone, "3-2")).to_be_enabled()
 
     context.set_offline(True)
-    tile(phone, "3-2").click()
-    tile(phone, "5-0").click()
-    expect(sync_line(phone)).to_have_text("Not saved — offline, 2 plays waiting")
+    tile(offline_phone, "3-2").click()
+    tile(offline_phone, "5-0").click()
+    expect(sync_line(offline_phone)).to_have_text("Not saved — offline, 2 plays waiting")
 
     context.set_offline(False)
-    expect(phone.get_by_role("heading", name=re.compile(r"Where does\s+3-2\s+go"))).to_be_visible()
-    expect(sync_line(phone)).to_have_text("1 play waiting — choose the end first")
-    phone.wait_for_timeout(600)
-    assert played(api.state(game)) == ["5-5", "5-3", "5-2"]
+    expect(
+        offline_phone.get_by_role("heading", name=re.compile(r"Where does\s+3-2\s+go"))
+    ).to_be_visible()
+    expect(sync_line(offline_phone)).to_have_text("1 play waiting — choose the end first")
+    offline_phone.wait_for_timeout(600)
+    assert played(api.state(game)) == [*(move.button for move in OPEN)]
 
-    phone.get_by_role("button", name=re.compile(r"^Left")).click()
-    expect(sync_line(phone)).to_have_text("Saved")
-    assert played(api.state(game)) == ["5-5", "5-3", "5-2", "3-2", "5-0"]
-    board = phone.get_by_role("region", name="The layout")
+    offline_phone.get_by_role("button", name=re.compile(r"^Left")).click()
+    expect(sync_line(offline_phone)).to_have_text("Saved")
+    assert played(api.state(game)) == [*(move.button for move in OPEN), "3-2", "5-0"]
+    board = offline_phone.get_by_role("region", name="The layout")
     expect(board).to_contain_text("Count 4 2 + 2 + 0 = 4")
 
 
 def test_a_waiting_tile_that_needs_an_end_is_asked_on_its_game_screen_not_elsewhere(
-    phone: Page, api: Api, live_server: str
+    offline_phone: Page, api: HttpApi, live_server: str
 ) -> None:
     """3-2 fits the left 3 and the right 2, so it needs an end. Its request fails; the phone then
     opens the home page, which sends what waits but cannot show the question: the tap stays
     waiting, and the game screen asks where it goes."""
     game = spinner_open(api)
-    phone.goto(f"{live_server}/g/{game}")
+    offline_phone.goto(f"{live_server}/g/{game}")
 
     def fail(route: Any) -> None:
         route.abort()
 
-    phone.route("**/play", fail)
-    tile(phone, "3-2").click()
-    expect(sync_line(phone)).to_have_text("Not saved — no connection, 1 play waiting")
-    phone.unroute("**/play", fail)
-    phone.goto(live_server + "/")
-    expect(sync_line(phone)).to_have_text("1 play waiting — open the game to choose the end")
-    phone.goto(f"{live_server}/g/{game}")
-    expect(phone.get_by_role("heading", name=re.compile(r"Where does\s+3-2\s+go"))).to_be_visible()
-    expect(sync_line(phone)).to_have_text("Not saved yet — choose the end")
-    phone.wait_for_timeout(400)
-    phone.get_by_role("button", name=re.compile(r"^Left")).click()
-    expect(sync_line(phone)).to_have_text("Saved")
-    assert played(api.state(game)) == ["5-5", "5-3", "5-2", "3-2"]
+    offline_phone.route("**/play", fail)
+    tile(offline_phone, "3-2").click()
+    expect(sync_line(offline_phone)).to_have_text("Not saved — no connection, 1 play waiting")
+    offline_phone.unroute("**/play", fail)
+    offline_phone.goto(live_server + "/")
+    expect(sync_line(offline_phone)).to_have_text(
+        "1 play waiting — open the game to choose the end"
+    )
+    offline_phone.goto(f"{live_server}/g/{game}")
+    expect(
+        offline_phone.get_by_role("heading", name=re.compile(r"Where does\s+3-2\s+go"))
+    ).to_be_visible()
+    expect(sync_line(offline_phone)).to_have_text("Not saved yet — choose the end")
+    offline_phone.wait_for_timeout(400)
+    offline_phone.get_by_role("button", name=re.compile(r"^Left")).click()
+    expect(sync_line(offline_phone)).to_have_text("Saved")
+    assert played(api.state(game)) == [*(move.button for move in OPEN), "3-2"]
 
 
 def test_a_play_whose_request_fails_survives_a_reload_and_is_sent_once(
-    phone: Page, api: Api, live_server: str
+    offline_phone: Page, api: HttpApi, live_server: str
 ) -> None:
     """The server answers 503 (a restarting server behind its proxy): the play is kept on the
     phone, still there after a reload, and applied once when the server answers again."""
     game = api.new_game(["Ana", "Ben"])
     api.act(game, "start_hand", starter="Ana")
-    phone.goto(f"{live_server}/g/{game}")
+    offline_phone.goto(f"{live_server}/g/{game}")
 
     def unavailable(route: Any) -> None:
         route.fulfill(status=503, body="Service Unavailable")
 
-    phone.route("**/play", unavailable)
-    tile(phone, "5-5").click()
-    expect(sync_line(phone)).to_have_text("Not saved — no answer from the server, 1 play waiting")
-    phone.reload()
-    expect(sync_line(phone)).to_contain_text("1 play waiting")
+    offline_phone.route("**/play", unavailable)
+    tile(offline_phone, "5-5").click()
+    expect(sync_line(offline_phone)).to_have_text(
+        "Not saved — no answer from the server, 1 play waiting"
+    )
+    offline_phone.reload()
+    expect(sync_line(offline_phone)).to_contain_text("1 play waiting")
     assert played(api.state(game)) == []
 
-    phone.unroute("**/play", unavailable)
-    expect(sync_line(phone)).to_have_text("Saved", timeout=15_000)
+    offline_phone.unroute("**/play", unavailable)
+    expect(sync_line(offline_phone)).to_have_text("Saved", timeout=15_000)
     state = api.state(game)
     assert played(state) == ["5-5"]
     assert state["players"][0]["score"] == 10  # R11: a lone 5-5 counts 10
-    expect(phone.get_by_role("status")).to_contain_text("Ana scores 10")
+    expect(offline_phone.get_by_role("status")).to_contain_text("Ana scores 10")
 
 
 # --- no accidental entries ---------------------------------------------------------------------
 
 
 def test_a_double_tap_on_a_tile_that_fits_two_ends_chooses_no_end(
-    phone: Page, api: Api, live_server: str
+    offline_phone: Page, api: HttpApi, live_server: str
 ) -> None:
     """3-2 fits the left 3 and the right 2, so the screen asks. The second tap of a double tap,
     or a tap right after the choice appears, must not answer that question; a deliberate tap a
     moment later does."""
     game = spinner_open(api)
-    phone.goto(f"{live_server}/g/{game}")
-    choices = phone.get_by_role("region", name="Tiles").get_by_role(
+    offline_phone.goto(f"{live_server}/g/{game}")
+    choices = offline_phone.get_by_role("region", name="Tiles").get_by_role(
         "button", name=re.compile(r"points")
     )
 
-    expect(phone.locator("#live")).to_have_attribute("hx-trigger", "every 2s")
-    phone.wait_for_function("() => window.htmx !== undefined")
-    tile(phone, "3-2").dblclick()
+    expect(offline_phone.locator("#live")).to_have_attribute("hx-trigger", "every 2s")
+    offline_phone.wait_for_function("() => window.htmx !== undefined")
+    tile(offline_phone, "3-2").dblclick()
     expect(choices).to_have_count(2)
-    phone.wait_for_timeout(600)
-    assert played(api.state(game)) == ["5-5", "5-3", "5-2"]
+    offline_phone.wait_for_timeout(600)
+    assert played(api.state(game)) == [*(move.button for move in OPEN)]
 
     # A tap landing on an end the moment it is shown (within the guard's 350 ms): the page
     # itself clicks the first end as soon as it appears, so a slow machine cannot be late.
-    phone.get_by_role("link", name="Cancel").click()
+    offline_phone.get_by_role("link", name="Cancel").click()
     expect(choices).to_have_count(0)
-    phone.evaluate(
+    offline_phone.evaluate(
         """() => new MutationObserver((changes, watching) => {
             const end = document.querySelector("#work .choice-button");
             if (end) { watching.disconnect(); end.click(); }
         }).observe(document.body, { childList: true, subtree: true })"""
     )
-    tile(phone, "3-2").click()
+    tile(offline_phone, "3-2").click()
     expect(choices).to_have_count(2)
-    phone.wait_for_timeout(600)
-    assert played(api.state(game)) == ["5-5", "5-3", "5-2"]
+    offline_phone.wait_for_timeout(600)
+    assert played(api.state(game)) == [*(move.button for move in OPEN)]
     expect(choices).to_have_count(2)
-    right = phone.get_by_role("button", name=re.compile(r"^Right"))
+    right = offline_phone.get_by_role("button", name=re.compile(r"^Right"))
 
     right.click()  # a tap that starts after the choice is shown goes through
-    expect(phone.get_by_role("status")).to_contain_text("Ben played 3-2 on the right end")
-    assert played(api.state(game)) == ["5-5", "5-3", "5-2", "3-2"]
+    expect(offline_phone.get_by_role("status")).to_contain_text("Ben played 3-2 on the right end")
+    assert played(api.state(game)) == [*(move.button for move in OPEN), "3-2"]
 
 
 def test_the_phone_buzzes_briefly_when_a_play_scores_and_not_otherwise(
-    context: BrowserContext, phone: Page, api: Api, live_server: str
+    context: BrowserContext, offline_phone: Page, api: HttpApi, live_server: str
 ) -> None:
     """R11: Ana's lone 5-5 counts 10 and scores; Ben's 5-3 then counts 3 + 10 = 13, no score."""
     context.add_init_script(
@@ -296,14 +277,14 @@ def test_the_phone_buzzes_briefly_when_a_play_scores_and_not_otherwise(
     )
     game = api.new_game(["Ana", "Ben"])
     api.act(game, "start_hand", starter="Ana")
-    phone.goto(f"{live_server}/g/{game}")
-    tile(phone, "5-5").click()
-    expect(phone.get_by_role("status")).to_contain_text("Ana scores 10")
-    phone.wait_for_function("() => window.__buzzes.length > 0", timeout=2_000)
-    assert phone.evaluate("window.__buzzes") == [60]
-    tile(phone, "5-3").click()  # either side of the lone 5-5: the same layout, not asked
-    expect(phone.get_by_role("status")).to_contain_text("Ben played 5-3")
-    assert phone.evaluate("window.__buzzes") == [60]
+    offline_phone.goto(f"{live_server}/g/{game}")
+    tile(offline_phone, "5-5").click()
+    expect(offline_phone.get_by_role("status")).to_contain_text("Ana scores 10")
+    offline_phone.wait_for_function("() => window.__buzzes.length > 0", timeout=2_000)
+    assert offline_phone.evaluate("window.__buzzes") == [60]
+    tile(offline_phone, "5-3").click()  # either side of the lone 5-5: the same layout, not asked
+    expect(offline_phone.get_by_role("status")).to_contain_text("Ben played 5-3")
+    assert offline_phone.evaluate("window.__buzzes") == [60]
 
 
 # --- settlement survives a reload --------------------------------------------------------------
@@ -312,7 +293,7 @@ ANA_HELD = ["0-0", "1-0", "2-0", "3-0", "4-0", "5-0", "6-0", "1-1"]  # 23 pips
 
 
 def test_a_reload_in_the_middle_of_a_settlement_keeps_what_was_entered(
-    phone: Page, api: Api, live_server: str
+    offline_phone: Page, api: HttpApi, live_server: str
 ) -> None:
     """R6, R7, R13: Ana leads 6-6, Ben draws the whole boneyard, both pass: blocked. The scorer
     taps Ana's tiles and types Ben's pips; a reload (before and after the preview) keeps both.
@@ -324,10 +305,10 @@ def test_a_reload_in_the_middle_of_a_settlement_keeps_what_was_entered(
     api.act(game, "pass")
     api.act(game, "pass", confirm=True)  # R7a: example E, which the table insists on
     assert api.state(game)["status"] == "hand_over"
-    phone.goto(f"{live_server}/g/{game}")
+    offline_phone.goto(f"{live_server}/g/{game}")
 
-    ana = phone.get_by_role("group", name=re.compile(r"^Ana"))
-    ben = phone.get_by_role("group", name=re.compile(r"^Ben"))
+    ana = offline_phone.get_by_role("group", name=re.compile(r"^Ana"))
+    ben = offline_phone.get_by_role("group", name=re.compile(r"^Ben"))
     for name in ANA_HELD:  # every player's tiles are shown at once
         ana.get_by_label(name, exact=True).check()
     ben.get_by_label("Pips").fill("133")  # every unplayed tile but Ana's: 168 - 12 - 23
@@ -338,20 +319,20 @@ def test_a_reload_in_the_middle_of_a_settlement_keeps_what_was_entered(
             expect(ana.get_by_label(name, exact=True)).to_be_checked()
         expect(ana.get_by_label("6-5", exact=True)).not_to_be_checked()
 
-    preview = phone.locator("#settle-preview")
+    preview = offline_phone.locator("#settle-preview")
     expect(preview).to_contain_text("Then:")  # the scores, previewed as typed
-    phone.reload()
+    offline_phone.reload()
     entries_are_kept()
     expect(preview).to_contain_text("Then:")
-    phone.reload()
+    offline_phone.reload()
     entries_are_kept()
 
-    phone.get_by_role("button", name="Settle hand 1").click()
-    expect(phone.get_by_role("status")).to_contain_text("Hand 1 settled")
+    offline_phone.get_by_role("button", name="Settle hand 1").click()
+    expect(offline_phone.get_by_role("status")).to_contain_text("Hand 1 settled")
     state = api.state(game)
     assert state["status"] == "awaiting_start"
     assert state["hands"][0]["pips"] == {"Ana": 23, "Ben": 133}
-    phone.wait_for_function(  # forgotten once the answer is on screen
+    offline_phone.wait_for_function(  # forgotten once the answer is on screen
         "() => !Object.keys(localStorage).some(k => k.startsWith('allfives.form.'))"
     )
 
@@ -360,43 +341,43 @@ def test_a_reload_in_the_middle_of_a_settlement_keeps_what_was_entered(
 
 
 def test_the_keep_screen_on_switch_holds_a_wake_lock_or_says_it_cannot(
-    phone: Page, live_server: str
+    offline_phone: Page, live_server: str
 ) -> None:
-    phone.goto(live_server + "/")
-    supported = phone.evaluate("'wakeLock' in navigator")
-    open_device_panel(phone)
-    switch = phone.get_by_role("button", name="Keep the screen on")
+    offline_phone.goto(live_server + "/")
+    supported = offline_phone.evaluate("'wakeLock' in navigator")
+    open_device_panel(offline_phone)
+    switch = offline_phone.get_by_role("button", name="Keep the screen on")
     expect(switch).to_have_attribute("aria-pressed", "false")
     switch.click()
-    note = phone.locator("[data-wakelock-note]")
+    note = offline_phone.locator("[data-wakelock-note]")
     if not supported:
         expect(note).to_have_text(re.compile("This browser cannot keep the screen on"))
         expect(switch).to_have_attribute("aria-pressed", "false")
         return
     expect(note).to_have_text("The screen stays on while this page is open.")
     expect(switch).to_have_attribute("aria-pressed", "true")
-    assert phone.evaluate("localStorage.getItem('allfives.wakelock')") == '"on"'
+    assert offline_phone.evaluate("localStorage.getItem('allfives.wakelock')") == '"on"'
 
-    phone.reload()  # remembered on this phone, and taken again
-    open_device_panel(phone)
+    offline_phone.reload()  # remembered on this phone, and taken again
+    open_device_panel(offline_phone)
     expect(switch).to_have_attribute("aria-pressed", "true")
     switch.click()
     expect(switch).to_have_attribute("aria-pressed", "false")
     expect(note).to_have_text("The screen turns off as the phone's settings say.")
-    phone.reload()
-    open_device_panel(phone)
+    offline_phone.reload()
+    open_device_panel(offline_phone)
     expect(switch).to_have_attribute("aria-pressed", "false")
 
 
 def test_a_browser_without_wake_lock_says_so_instead_of_pretending(
-    context: BrowserContext, phone: Page, live_server: str
+    context: BrowserContext, offline_phone: Page, live_server: str
 ) -> None:
     context.add_init_script("delete Navigator.prototype.wakeLock;")
-    phone.goto(live_server + "/")
-    open_device_panel(phone)
-    switch = phone.get_by_role("button", name="Keep the screen on")
+    offline_phone.goto(live_server + "/")
+    open_device_panel(offline_phone)
+    switch = offline_phone.get_by_role("button", name="Keep the screen on")
     switch.click()
-    expect(phone.locator("[data-wakelock-note]")).to_have_text(
+    expect(offline_phone.locator("[data-wakelock-note]")).to_have_text(
         "This browser cannot keep the screen on: set the phone's screen timeout instead."
     )
     expect(switch).to_have_attribute("aria-pressed", "false")
@@ -452,37 +433,37 @@ def _png_size(data: bytes) -> tuple[int, int]:
 
 
 def test_the_app_can_be_installed_and_opens_with_the_network_off(
-    context: BrowserContext, phone: Page, api: Api, live_server: str
+    context: BrowserContext, offline_phone: Page, api: HttpApi, live_server: str
 ) -> None:
-    manifest = phone.request.get(live_server + "/manifest.webmanifest")
+    manifest = offline_phone.request.get(live_server + "/manifest.webmanifest")
     assert manifest.headers["content-type"].startswith("application/manifest+json")
     body = manifest.json()
     assert body["display"] == "standalone" and body["start_url"] == "/"
     sizes = {icon["sizes"]: icon["src"] for icon in body["icons"]}
     for size in (192, 512):
-        image = phone.request.get(live_server + sizes[f"{size}x{size}"])
+        image = offline_phone.request.get(live_server + sizes[f"{size}x{size}"])
         assert _png_size(image.body()) == (size, size)
 
     game = api.new_game(["Ana", "Ben"])
     api.act(game, "start_hand", starter="Ana")
-    phone.goto(live_server + "/")
-    phone.evaluate("navigator.serviceWorker.ready.then(() => true)")
-    phone.goto(f"{live_server}/g/{game}")  # now served through the worker, and kept
-    expect(tile(phone, "6-6")).to_be_enabled()
-    assert phone.evaluate("navigator.serviceWorker.controller !== null")
+    offline_phone.goto(live_server + "/")
+    offline_phone.evaluate("navigator.serviceWorker.ready.then(() => true)")
+    offline_phone.goto(f"{live_server}/g/{game}")  # now served through the worker, and kept
+    expect(tile(offline_phone, "6-6")).to_be_enabled()
+    assert offline_phone.evaluate("navigator.serviceWorker.controller !== null")
 
     context.set_offline(True)
-    phone.goto(live_server + "/")
-    expect(phone.get_by_role("link", name="New game")).to_be_visible()
-    phone.goto(f"{live_server}/g/{game}")  # the copy kept on the phone
-    expect(tile(phone, "6-6")).to_be_enabled()
-    tile(phone, "6-6").click()  # and a tap there waits like any other
-    expect(sync_line(phone)).to_have_text("Not saved — offline, 1 play waiting")
-    phone.goto(live_server + "/rules?never-seen")
-    expect(phone.get_by_role("heading", name="This phone is offline")).to_be_visible()
+    offline_phone.goto(live_server + "/")
+    expect(offline_phone.get_by_role("link", name="New game")).to_be_visible()
+    offline_phone.goto(f"{live_server}/g/{game}")  # the copy kept on the phone
+    expect(tile(offline_phone, "6-6")).to_be_enabled()
+    tile(offline_phone, "6-6").click()  # and a tap there waits like any other
+    expect(sync_line(offline_phone)).to_have_text("Not saved — offline, 1 play waiting")
+    offline_phone.goto(live_server + "/rules?never-seen")
+    expect(offline_phone.get_by_role("heading", name="This phone is offline")).to_be_visible()
 
     context.set_offline(False)  # any page of the app sends what waits
-    expect(sync_line(phone)).to_have_text("Saved")
+    expect(sync_line(offline_phone)).to_have_text("Saved")
     assert played(api.state(game)) == ["6-6"]
-    phone.goto(f"{live_server}/g/{game}")
-    expect(tile(phone, "6-6")).to_be_disabled()
+    offline_phone.goto(f"{live_server}/g/{game}")
+    expect(tile(offline_phone, "6-6")).to_be_disabled()

@@ -16,145 +16,40 @@ from __future__ import annotations
 
 import contextlib
 import re
-from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 import pytest
+
+from tests.browser.phone import (
+    Console,
+    act,
+    answer_to,
+    assert_same_page,
+    at_revision,
+    board,
+    button,
+    mark_page,
+    more,
+    new_game,
+    opened,
+    play,
+    refused,
+    revision,
+    score,
+    shown,
+    start_game,
+    status,
+    tile,
+    work,
+)
 
 with contextlib.suppress(ImportError):  # the ``browser`` fixture skips (or fails under CI)
     from playwright.sync_api import expect
 
 if TYPE_CHECKING:
-    from playwright.sync_api import ConsoleMessage, Locator, Page
+    from playwright.sync_api import Page
 
 pytestmark = pytest.mark.browser
-
-# A refused action (422) or a stale one (409) is answered with the game region, which htmx
-# swaps in; Chromium still logs the status of the request. Those lines are expected where a
-# test provokes a refusal, and nowhere else.
-REFUSAL_LOG = re.compile(r"Failed to load resource: the server responded with a status of 4(09|22)")
-
-
-class Console:
-    """Every error the page reports: console errors (CSP violations among them), crashes."""
-
-    def __init__(self, page: Page) -> None:
-        self.errors: list[str] = []
-        self.refusals = 0
-        page.on("console", self._console)
-        page.on("pageerror", lambda error: self.errors.append(f"{page.url}: uncaught {error}"))
-        self.page = page
-
-    def _console(self, message: ConsoleMessage) -> None:
-        if message.type != "error":
-            return
-        if REFUSAL_LOG.search(message.text):
-            self.refusals += 1
-            return
-        where = message.location.get("url", "") if message.location else ""
-        self.errors.append(f"{self.page.url}: {message.text} ({where})")
-
-
-@pytest.fixture
-def phone(page: Page) -> Iterator[tuple[Page, Console]]:
-    console = Console(page)
-    yield page, console
-    assert console.errors == [], "the page logged errors:\n" + "\n".join(console.errors)
-
-
-# --- what a person looks at and taps ---------------------------------------------------------
-
-
-def tile(page: Page, name: str) -> Locator:
-    """A tile of the picker: its accessible name is its notation."""
-    return page.get_by_role("region", name="Tiles").get_by_role("button", name=name, exact=True)
-
-
-def score(page: Page, side: str, points: int, target: int) -> Locator:
-    """A side's progress bar toward the target, named with its score."""
-    return page.get_by_role("progressbar", name=f"{side}: {points} of {target}", exact=True)
-
-
-def status(page: Page) -> Locator:
-    return page.get_by_role("status")
-
-
-def board(page: Page) -> Locator:
-    return page.get_by_role("region", name="The layout")
-
-
-def button(page: Page, name: str) -> Locator:
-    """Draw, Pass or Undo: always in place, greyed out when the rules do not allow it."""
-    return page.get_by_role("region", name="Actions").get_by_role(
-        "button", name=re.compile(rf"^{name}\b")
-    )
-
-
-def work(page: Page) -> Locator:
-    """The panel under the thumb between plays: start, settle, game over."""
-    return page.get_by_role("region", name="Next")
-
-
-def more(page: Page) -> None:
-    """Open (or close) the "More" sheet: the log, disputes, settings and sharing."""
-    page.get_by_text("More", exact=True).click()
-
-
-def mark_page(page: Page) -> None:
-    page.evaluate("window.__samePage = true")
-
-
-def assert_same_page(page: Page) -> None:
-    """htmx swapped a region: the page itself (and its window) was not reloaded."""
-    assert page.evaluate("window.__samePage === true"), "the page fully reloaded"
-
-
-def play(
-    page: Page,
-    name: str,
-    says: str,
-    *,
-    end: str | None = None,
-    offered: dict[str, int] | None = None,
-    last: bool = False,
-) -> None:
-    """Tap a tile. When it fits several ends, check the points each choice offers (``offered``:
-    arm → points) and tap ``end``. Then the message must say ``says`` and the tile be played
-    (unless it was the ``last`` play of the hand: then the picker gives way to what follows)."""
-    tile(page, name).click()
-    if offered is not None:
-        picker = page.get_by_role("region", name="Tiles")
-        heading = re.compile(rf"Where does\s+{re.escape(name)}\s+go\?")
-        expect(picker.get_by_role("heading", name=heading)).to_be_visible()
-        choices = picker.get_by_role("button", name=re.compile(r"points"))
-        expect(choices).to_have_count(len(offered))
-        for arm, points in offered.items():
-            choice = picker.get_by_role("button", name=re.compile(rf"^{arm}\b", re.I))
-            expect(choice).to_contain_text(f"{points} points")
-        assert end is not None
-        # As a person would, tap once the choice has been read: a tap within 350 ms of the
-        # choice appearing is taken for the second tap of a double tap and ignored.
-        page.wait_for_timeout(400)
-        picker.get_by_role("button", name=re.compile(rf"^{end}\b", re.I)).click()
-    expect(status(page)).to_contain_text(says)
-    if last:
-        expect(page.get_by_role("region", name="Tiles").get_by_role("button")).to_have_count(0)
-    else:
-        expect(tile(page, name)).to_be_disabled()
-
-
-def new_game(page: Page, base: str, names: list[str], target: int | None = None) -> None:
-    """Home → New game → names (adding fields as needed) → options → Start game."""
-    page.goto(base + "/")
-    page.get_by_role("link", name="New game").click()
-    expect(page.get_by_role("heading", name="New game")).to_be_visible()
-    while page.get_by_role("textbox").count() < len(names):
-        page.get_by_role("button", name="+ Add player").click()
-    for seat, name in enumerate(names, start=1):
-        page.get_by_label(f"Player {seat} name").fill(name)
-    if target is not None:
-        page.get_by_text("House rules", exact=True).click()
-        page.get_by_label("Play to").fill(str(target))
 
 
 # --- 1. a whole game of two ------------------------------------------------------------------
@@ -163,41 +58,44 @@ def new_game(page: Page, base: str, names: list[str], target: int | None = None)
 def test_two_players_play_a_whole_game_and_play_again(
     phone: tuple[Page, Console], live_server: str
 ) -> None:
+    """Every tap waits for its answer by the game's revision (or, when the rules refuse it, by
+    the answer itself), then checks what the page shows: no wait depends on how fast the
+    machine draws a text."""
     page, console = phone
     new_game(page, live_server, ["Ana", "Ben"], target=30)
-    page.get_by_role("button", name="Start game").click()
+    start_game(page)
 
-    expect(page.get_by_role("heading", name="Who leads hand 1?")).to_be_visible()
-    expect(board(page)).to_contain_text("Shuffle and deal 9 tiles each")
-    expect(board(page)).to_contain_text("10 tiles stay in the boneyard")
-    expect(score(page, "Ana", 0, 30)).to_be_visible()
-    expect(score(page, "Ben", 0, 30)).to_be_visible()
+    shown(page.get_by_role("heading", name="Who leads hand 1?")).to_be_visible()
+    shown(board(page)).to_contain_text("Shuffle and deal 9 tiles each")
+    shown(board(page)).to_contain_text("10 tiles stay in the boneyard")
+    shown(score(page, "Ana", 0, 30)).to_be_visible()
+    shown(score(page, "Ben", 0, 30)).to_be_visible()
     mark_page(page)
-    page.get_by_role("button", name="Ana leads").click()
-    expect(status(page)).to_contain_text("Hand 1: Ana leads")
-    expect(board(page)).to_contain_text("Any tile can lead")
-    expect(board(page)).to_contain_text("Boneyard 10")
+    act(page, page.get_by_role("button", name="Ana leads"))
+    shown(status(page)).to_contain_text("Hand 1: Ana leads")
+    shown(board(page)).to_contain_text("Any tile can lead")
+    shown(board(page)).to_contain_text("Boneyard 10")
     # Before the lead nobody may draw or pass (R4).
-    expect(button(page, "Draw")).to_be_disabled()
-    expect(button(page, "Pass")).to_be_disabled()
+    shown(button(page, "Draw")).to_be_disabled()
+    shown(button(page, "Pass")).to_be_disabled()
     assert_same_page(page)
 
     # R11: a lone 5-5 counts both halves, 10 → +10.
     play(page, "5-5", "Ana led 5-5: [5|5] 10 = 10")
-    expect(status(page)).to_contain_text("Ana scores 10")
-    expect(board(page)).to_contain_text("Count 10 [5|5] 10 = 10")
-    expect(score(page, "Ana", 10, 30)).to_be_visible()
+    shown(status(page)).to_contain_text("Ana scores 10")
+    shown(board(page)).to_contain_text("Count 10 [5|5] 10 = 10")
+    shown(score(page, "Ana", 10, 30)).to_be_visible()
     assert_same_page(page)
 
     # 5-0 fits either side of the lone spinner: the same layout either way, so no question.
     play(page, "5-0", "Ben played 5-0 on the left end: 0 + [5|5] 10 = 10, scores 10")
-    expect(score(page, "Ben", 10, 30)).to_be_visible()
+    shown(score(page, "Ben", 10, 30)).to_be_visible()
     # 6-5 on the spinner's free side: both sides covered, the spinner stops counting: 0 + 6.
     play(page, "6-5", "Ana played 6-5 on the right end: 0 + 6 = 6")
-    expect(board(page)).to_contain_text("Count 6 0 + 6 = 6")
-    expect(status(page)).not_to_contain_text("scores")
+    shown(board(page)).to_contain_text("Count 6 0 + 6 = 6")
+    shown(status(page)).not_to_contain_text("scores")
     # Up and down are open now (R10) but count nothing while empty.
-    expect(
+    shown(
         board(page).get_by_role("img", name=re.compile(r"Open ends: left 0, right 6, up 5, down 5"))
     ).to_be_visible()
     play(page, "6-1", "Ben played 6-1 on the right end: 0 + 1 = 1")
@@ -209,27 +107,27 @@ def test_two_players_play_a_whole_game_and_play_again(
         end="right",
         offered={"right": 5, "up": 0},
     )
-    expect(score(page, "Ana", 15, 30)).to_be_visible()
+    shown(score(page, "Ana", 15, 30)).to_be_visible()
 
     # Ben cannot play: he draws (R6). The boneyard's 10th and last tile fits, and he plays it
     # at once: 5-4 fits right (5) → 0 + 4 = 4, or up/down (5) → 0 + 5 + 4 = 9. Pass is
     # offered from now on (R7: the boneyard is empty), Draw no more.
-    expect(button(page, "Pass")).to_be_disabled()
+    shown(button(page, "Pass")).to_be_disabled()
     page.get_by_label("How many tiles").select_option("10")
-    button(page, "Draw").click()
     # R7a: this made-up hand has too few tiles without a 0 or a 5 for nine draws that do not
     # fit: the app says so, and the table records the draw anyway.
-    expect(status(page)).to_contain_text(
+    refused(page, button(page, "Draw"), "/draw")
+    shown(status(page)).to_contain_text(
         "Ben cannot draw 10 tiles without a tile that fits before the last"
     )
-    expect(board(page)).to_contain_text("Boneyard 10")
-    page.get_by_role("button", name="Record it anyway").click()
-    expect(status(page)).to_contain_text("Ben drew 10 tiles")
-    expect(status(page)).to_contain_text("Ben to play or pass")
-    expect(board(page)).to_contain_text("Boneyard 0")
-    expect(page.get_by_role("region", name="Scores")).to_contain_text("17 tiles")
-    expect(button(page, "Draw")).to_be_disabled()
-    expect(button(page, "Pass")).to_be_enabled()
+    shown(board(page)).to_contain_text("Boneyard 10")
+    act(page, page.get_by_role("button", name="Record it anyway"))
+    shown(status(page)).to_contain_text("Ben drew 10 tiles")
+    shown(status(page)).to_contain_text("Ben to play or pass")
+    shown(board(page)).to_contain_text("Boneyard 0")
+    shown(page.get_by_role("region", name="Scores")).to_contain_text("17 tiles")
+    shown(button(page, "Draw")).to_be_disabled()
+    shown(button(page, "Pass")).to_be_enabled()
     assert_same_page(page)
     play(
         page,
@@ -250,7 +148,7 @@ def test_two_players_play_a_whole_game_and_play_again(
         end="left",
         offered={"left": 0, "up": 5},
     )
-    expect(score(page, "Ana", 15, 30)).to_be_visible()
+    shown(score(page, "Ana", 15, 30)).to_be_visible()
     play(
         page,
         "6-3",
@@ -275,11 +173,11 @@ def test_two_players_play_a_whole_game_and_play_again(
         offered={"right": 0, "up": 10},
     )
     # Undo takes the play back: the tile is free again, the count as before, still Ben's turn.
-    button(page, "Undo").click()
-    expect(status(page)).to_contain_text("Undone: Ben played 3-2 on the right end")
-    expect(tile(page, "3-2")).to_be_enabled()
-    expect(board(page)).to_contain_text("Count 11 6 + 2 + 3 = 11")
-    expect(status(page)).to_contain_text("Ben to play")
+    act(page, button(page, "Undo"))
+    shown(status(page)).to_contain_text("Undone: Ben played 3-2 on the right end")
+    shown(tile(page, "3-2")).to_be_enabled()
+    shown(board(page)).to_contain_text("Count 11 6 + 2 + 3 = 11")
+    shown(status(page)).to_contain_text("Ben to play")
     assert_same_page(page)
     play(
         page,
@@ -288,7 +186,7 @@ def test_two_players_play_a_whole_game_and_play_again(
         end="up",
         offered={"right": 0, "up": 10},
     )
-    expect(score(page, "Ben", 20, 30)).to_be_visible()
+    shown(score(page, "Ben", 20, 30)).to_be_visible()
     # A double at the end of an arm counts both halves (R8): 2-2 counts 4.
     play(
         page,
@@ -297,12 +195,12 @@ def test_two_players_play_a_whole_game_and_play_again(
         end="right",
         offered={"right": 0, "up": 0},
     )
-    expect(page.get_by_role("region", name="Scores")).to_contain_text("1 tile")
+    shown(page.get_by_role("region", name="Scores")).to_contain_text("1 tile")
 
     # Ben cannot play and the boneyard is empty: he passes (R7).
-    button(page, "Pass").click()
-    expect(status(page)).to_contain_text("Ben passed")
-    expect(status(page)).to_contain_text("Ana to play")
+    act(page, button(page, "Pass"))
+    shown(status(page)).to_contain_text("Ben passed")
+    shown(status(page)).to_contain_text("Ana to play")
     # Ana's ninth and last tile: 2-0 on the right 2-2 → 6 + 0 + 2 = 8; on the up 2 → the
     # end shows 0 and the double still counts 4 → 6 + 4 + 0 = 10, which scores.
     play(
@@ -313,86 +211,93 @@ def test_two_players_play_a_whole_game_and_play_again(
         offered={"right": 0, "up": 10},
         last=True,
     )
-    expect(score(page, "Ana", 25, 30)).to_be_visible()
-    expect(score(page, "Ben", 20, 30)).to_be_visible()
+    shown(score(page, "Ana", 25, 30)).to_be_visible()
+    shown(score(page, "Ben", 20, 30)).to_be_visible()
 
     # Domino (R12): Ana went out. Ben holds every unplayed tile (the boneyard is empty):
     # 6-6 6-2 5-3 4-4 4-3 4-0 3-3 3-1 3-0 1-1 1-0 0-0 = 63 pips (168 - 105 played).
     settle = work(page)
-    expect(settle.get_by_role("heading", name="Ana went out!")).to_be_visible()
+    shown(settle.get_by_role("heading", name="Ana went out!")).to_be_visible()
     ben = settle.get_by_role("group", name=re.compile(r"^Ben"))
-    expect(ben).to_contain_text("holds 12 tiles")
+    shown(ben).to_contain_text("holds 12 tiles")
     reports = settle.get_by_role("group", name=re.compile(r"holds \d+ tiles?$"))
-    expect(reports).to_have_count(1)  # Ana holds nothing: nothing to report
+    shown(reports).to_have_count(1)  # Ana holds nothing: nothing to report
     assert_same_page(page)
     # A wrong total is refused with the reason (R14) as it is typed, not an error page.
-    ben.get_by_label("Pips").fill("62")
+    with answer_to(page, "/settle/preview"):
+        ben.get_by_label("Pips").fill("62")
     checked = settle.locator("#settle-preview")
-    expect(checked).to_contain_text("Ben holds 12 tiles; 12 unplayed tiles total at least 63 pips")
-    expect(checked.get_by_role("link", name="Rule R14")).to_be_visible()
-    settle.get_by_role("button", name="Settle hand 1").click()
-    expect(status(page)).to_contain_text("Not allowed")
-    expect(status(page).get_by_role("link", name="Rule R14")).to_be_visible()
-    expect(ben.get_by_label("Pips")).to_have_value("62")  # what was typed is kept
+    shown(checked).to_contain_text("Ben holds 12 tiles; 12 unplayed tiles total at least 63 pips")
+    shown(checked.get_by_role("link", name="Rule R14")).to_be_visible()
+    refused(page, settle.get_by_role("button", name="Settle hand 1"), "/settle")
+    shown(status(page)).to_contain_text("Not allowed")
+    shown(status(page).get_by_role("link", name="Rule R14")).to_be_visible()
+    shown(ben.get_by_label("Pips")).to_have_value("62")  # what was typed is kept
     # 63 rounds up to 65 (remainder 3): Ben 20 - 65 = -45; Ana loses nothing.
-    ben.get_by_label("Pips").fill("63")
+    with answer_to(page, "/settle/preview"):
+        ben.get_by_label("Pips").fill("63")
     preview = settle.get_by_role("table").first
-    expect(preview.get_by_role("row", name=re.compile(r"^Ben"))).to_have_text(
+    shown(preview.get_by_role("row", name=re.compile(r"^Ben"))).to_have_text(
         re.compile(r"Ben\s*63\s*65")
     )
     sides = settle.get_by_role("table").nth(1)
-    expect(sides.get_by_role("row", name=re.compile(r"^Ana"))).to_have_text(
+    shown(sides.get_by_role("row", name=re.compile(r"^Ana"))).to_have_text(
         re.compile(r"Ana\s*25\s*\+0\s*25")
     )
-    expect(sides.get_by_role("row", name=re.compile(r"^Ben"))).to_have_text(
+    shown(sides.get_by_role("row", name=re.compile(r"^Ben"))).to_have_text(
         re.compile(r"Ben\s*20\s*-65\s*-45")
     )
-    expect(score(page, "Ben", 20, 30)).to_be_visible()  # nothing changed yet
-    settle.get_by_role("button", name="Settle hand 1").click()
-    expect(status(page)).to_contain_text("Hand 1 settled: Ana +0, Ben -65")
-    expect(score(page, "Ana", 25, 30)).to_be_visible()
-    expect(score(page, "Ben", -45, 30)).to_be_visible()
+    shown(score(page, "Ben", 20, 30)).to_be_visible()  # nothing changed yet
+    act(page, settle.get_by_role("button", name="Settle hand 1"))
+    shown(status(page)).to_contain_text("Hand 1 settled: Ana +0, Ben -65")
+    shown(score(page, "Ana", 25, 30)).to_be_visible()
+    shown(score(page, "Ben", -45, 30)).to_be_visible()
     assert_same_page(page)
 
     # R3: who went out leads the next hand. A lone 5-0 counts 5: Ana has exactly 30, the
     # target, and wins at once (R16, finish immediate), in the middle of hand 2.
-    page.get_by_role("button", name="Start hand 2 — Ana leads").click()
-    expect(status(page)).to_contain_text("Hand 2: Ana leads")
-    expect(tile(page, "5-5")).to_be_enabled()  # a new hand: every tile is back
-    play(page, "5-0", "Ana led 5-0: 5 + 0 = 5, scores 5", last=True)
+    act(page, page.get_by_role("button", name="Start hand 2 — Ana leads"))
+    shown(status(page)).to_contain_text("Hand 2: Ana leads")
+    shown(tile(page, "5-5")).to_be_enabled()  # a new hand: every tile is back
+    play(page, "5-0", "Ana led 5-0: 5 + 0 = 5, scores 5", wins=True)
     over = work(page)
-    expect(over.get_by_role("heading", name="Ana wins!")).to_be_visible()
-    expect(over.get_by_role("listitem").first).to_have_text(re.compile(r"Ana\s*30"))
-    expect(over.get_by_role("listitem").nth(1)).to_have_text(re.compile(r"Ben\s*-45"))
+    shown(over.get_by_role("heading", name="Ana wins!")).to_be_visible()
+    shown(over.get_by_role("listitem").first).to_have_text(re.compile(r"Ana\s*30"))
+    shown(over.get_by_role("listitem").nth(1)).to_have_text(re.compile(r"Ben\s*-45"))
     hands = over.get_by_role("table", name="Hand by hand")
-    expect(hands.get_by_role("row", name=re.compile(r"^1"))).to_have_text(
+    shown(hands.get_by_role("row", name=re.compile(r"^1"))).to_have_text(
         re.compile(r"1\s*Ana out\s*25\s*\+25 \+0\s*-45\s*\+20 -65")
     )
-    expect(over).to_contain_text("The target was reached during hand 2")
-    expect(score(page, "Ana", 30, 30)).to_be_visible()
+    shown(over).to_contain_text("The target was reached during hand 2")
+    shown(score(page, "Ana", 30, 30)).to_be_visible()
     assert_same_page(page)
+    # Every accepted action moved the game on by one revision and the two refusals did not:
+    # hand 1's start, its 17 plays (3-2 twice), the draw, the undo, the pass and the
+    # settlement; hand 2's start and its lead.
+    assert revision(page) == 24
 
     # The game log keeps every action with its arithmetic.
     more(page)
     log = page.get_by_role("region", name="Game log")
-    expect(log).to_contain_text("Ben drew 10 tiles")
-    expect(log).to_contain_text("Ana played 2-0 on the up end: 6 + [2|2] 4 + 0 = 10, scores 10")
-    expect(log).to_contain_text("Hand 1 settled: Ana +0, Ben -65")
-    expect(log).not_to_contain_text("Undone")
-    expect(log).not_to_contain_text("on the right 2-3")  # the undone play is gone
+    shown(log).to_contain_text("Ben drew 10 tiles")
+    shown(log).to_contain_text("Ana played 2-0 on the up end: 6 + [2|2] 4 + 0 = 10, scores 10")
+    shown(log).to_contain_text("Hand 1 settled: Ana +0, Ben -65")
+    shown(log).not_to_contain_text("Undone")
+    shown(log).not_to_contain_text("on the right 2-3")  # the undone play is gone
 
     # Play again: a fresh game with the same players and options.
     more(page)
-    over.get_by_role("button", name="Play again with these players").click()
-    expect(page.get_by_role("heading", name="Who leads hand 1?")).to_be_visible()
-    expect(score(page, "Ana", 0, 30)).to_be_visible()
-    expect(score(page, "Ben", 0, 30)).to_be_visible()
+    opened(page, over.get_by_role("button", name="Play again with these players"), r"/g/")
+    at_revision(page, 0)
+    shown(page.get_by_role("heading", name="Who leads hand 1?")).to_be_visible()
+    shown(score(page, "Ana", 0, 30)).to_be_visible()
+    shown(score(page, "Ben", 0, 30)).to_be_visible()
 
     # Home remembers both games of this phone.
-    page.get_by_role("link", name="All Fives home").click()
+    opened(page, page.get_by_role("link", name="All Fives home"), r"/$")
     games = page.get_by_role("region", name="Your games on this phone")
-    expect(games.get_by_role("link")).to_have_count(2)
-    expect(games).to_contain_text("Finished")
+    shown(games.get_by_role("link")).to_have_count(2)
+    shown(games).to_contain_text("Finished")
     assert console.refusals == 2  # the draw R7a disproves, the wrong pip total, nothing else
 
 
@@ -405,7 +310,7 @@ def test_four_players_in_partnership_play_a_hand_and_settle_it(
     page, console = phone
     new_game(page, live_server, ["Ana", "Ben", "Cy", "Di"])
     page.get_by_label("Play in partnerships").check()
-    page.get_by_role("button", name="Start game").click()
+    start_game(page)
 
     # R2: seats 1 and 3 against 2 and 4; R15: 200 with four.
     expect(score(page, "Ana & Cy", 0, 200)).to_be_visible()
@@ -413,7 +318,7 @@ def test_four_players_in_partnership_play_a_hand_and_settle_it(
     expect(board(page)).to_contain_text("Shuffle and deal 5 tiles each")
     expect(board(page)).to_contain_text("8 tiles stay in the boneyard")
     mark_page(page)
-    page.get_by_role("button", name="Ana leads").click()
+    act(page, page.get_by_role("button", name="Ana leads"))
     expect(status(page)).to_contain_text("Hand 1: Ana leads")
 
     play(page, "6-4", "Ana led 6-4: 6 + 4 = 10, scores 10")
@@ -483,7 +388,7 @@ def test_four_players_in_partnership_play_a_hand_and_settle_it(
     expect(teams.get_by_role("row", name=re.compile(r"^Ben & Di"))).to_have_text(
         re.compile(r"Ben & Di\s*15\s*-10\s*5")
     )
-    settle.get_by_role("button", name="Settle hand 1").click()
+    act(page, settle.get_by_role("button", name="Settle hand 1"))
     expect(status(page)).to_contain_text("Hand 1 settled: Ana & Cy -10, Ben & Di -10")
     expect(score(page, "Ana & Cy", 30, 200)).to_be_visible()
     expect(score(page, "Ben & Di", 5, 200)).to_be_visible()
@@ -500,10 +405,10 @@ def test_a_tile_that_does_not_fit_and_a_stale_tap_are_explained(
 ) -> None:
     page, console = phone
     new_game(page, live_server, ["Ana", "Ben"])
-    page.get_by_role("button", name="Start game").click()
+    start_game(page)
     expect(score(page, "Ana", 0, 250)).to_be_visible()
     mark_page(page)
-    page.get_by_role("button", name="Ben leads").click()
+    act(page, page.get_by_role("button", name="Ben leads"))
     play(page, "5-3", "Ben led 5-3: 5 + 3 = 8")
     expect(tile(page, "6-5")).not_to_have_class(re.compile(r"\bfits\b"))  # no hints by default
     more(page)
@@ -548,8 +453,8 @@ def test_a_tap_while_the_page_checks_for_news_is_not_lost(
 ) -> None:
     page, _ = phone
     new_game(page, live_server, ["Ana", "Ben"])
-    page.get_by_role("button", name="Start game").click()
-    page.get_by_role("button", name="Ana leads").click()
+    start_game(page)
+    act(page, page.get_by_role("button", name="Ana leads"))
     expect(status(page)).to_contain_text("Hand 1: Ana leads")
     # A phone on a slow network: each answer takes a second. Tap while a check is on its way.
     cdp = page.context.new_cdp_session(page)

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import importlib.util
 import re
-from collections.abc import Iterator
 from pathlib import Path
 from types import ModuleType
 
@@ -14,10 +13,8 @@ from babel.messages.catalog import Catalog
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 from flask import Flask
-from flask.testing import FlaskClient
 
-from tests.web.conftest import Table
-from webapp import create_app
+from tests.conftest import AppMaker
 from webapp.i18n import LANGUAGES, TRANSLATIONS
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -92,21 +89,9 @@ def pseudo_folder(tmp_path_factory: pytest.TempPathFactory, extracted: Catalog) 
 
 
 @pytest.fixture
-def table(app: Flask, client: FlaskClient) -> Table:
-    return Table(app, client)
-
-
-@pytest.fixture
-def pseudo_app(database_url: str, pseudo_folder: Path) -> Iterator[Flask]:
+def pseudo_app(make_app: AppMaker, pseudo_folder: Path) -> Flask:
     """The app with the pseudo-language as one more language to choose."""
-    created = create_app(
-        {
-            "TESTING": True,
-            "DATABASE": database_url,
-            "SECRET_KEY": "test",
-            "LANGUAGES": (*LANGUAGES, PSEUDO),
-            "BABEL_TRANSLATION_DIRECTORIES": f"{TRANSLATIONS};{pseudo_folder}",
-        }
+    return make_app(
+        LANGUAGES=(*LANGUAGES, PSEUDO),
+        BABEL_TRANSLATION_DIRECTORIES=f"{TRANSLATIONS};{pseudo_folder}",
     )
-    yield created
-    created.extensions["allfives_store"].close()

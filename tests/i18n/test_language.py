@@ -15,8 +15,7 @@ from babel.support import Translations
 from flask import Flask
 from flask.testing import FlaskClient
 
-from tests.conftest import CSRF_TOKEN
-from tests.web.conftest import HX, Table
+from tests.tables import HX, Table, device
 from webapp.i18n import COOKIE, LANGUAGES, TRANSLATIONS, compile_catalogs
 
 from .conftest import PSEUDO
@@ -121,10 +120,8 @@ def test_the_service_worker_keeps_each_language_apart(client: FlaskClient) -> No
 
 @pytest.fixture
 def pseudo_table(pseudo_app: Flask) -> Table:
-    device = pseudo_app.test_client()
-    with device.session_transaction() as session:
-        session["csrf_token"] = CSRF_TOKEN
-    return Table(pseudo_app, device)
+    """A table on the app that also speaks the pseudo-language (English until switched)."""
+    return Table(pseudo_app, device(pseudo_app))
 
 
 def test_htmx_regions_and_the_api_answer_in_the_same_language(pseudo_table: Table) -> None:

@@ -21,9 +21,8 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from tests.conftest import CSRF_TOKEN
-from tests.rules.rules_table import EXAMPLE_C_MOVES
-from tests.web.conftest import HX, Table
+from tests.scripts import EXAMPLE_A, EXAMPLE_C
+from tests.tables import CSRF_TOKEN, HX, Table, device
 from webapp.i18n import COOKIE, LANGUAGES
 from webapp.rules import to_dict
 
@@ -166,11 +165,10 @@ class Pages:
 
 @pytest.fixture
 def pseudo_client(pseudo_app: Flask) -> FlaskClient:
-    device = pseudo_app.test_client()
-    with device.session_transaction() as session:
-        session["csrf_token"] = CSRF_TOKEN
-    device.set_cookie(COOKIE, PSEUDO)
-    return device
+    """A device that chose the pseudo-language."""
+    client = device(pseudo_app)
+    client.set_cookie(COOKIE, PSEUDO)
+    return client
 
 
 def test_the_pseudo_language_is_served_where_it_is_chosen(pseudo_client: FlaskClient) -> None:
@@ -206,8 +204,10 @@ def test_every_page_and_every_refusal_is_translated(
         get(f"guided hand, step {step}", f"/learn/{step}", (200, 404))
     get("guided hand, last step", "/learn/999", (200, 404))
     get("practice, empty", "/practice")
-    get("practice, a board", "/practice?p=3-2,2-2:right,2-6:right")
-    get("practice, a choice", "/practice?p=3-2,2-2:right,2-6:right&add=3-6")
+    board = EXAMPLE_A[:3].board()  # 3-2, 2-2 right, 2-6 right: the spinner opens (R10)
+    get("practice, a board", f"/practice?p={board}")
+    # 3-6 fits the left (3) and the right (6): places that differ, so the page asks which.
+    get("practice, a choice", f"/practice?p={board}&add=3-6")
     get("practice, refused", "/practice?p=3-2&add=6-6", 422)
     get("offline page", "/offline")
     get("404 page", "/g/no-such-game", 404)
@@ -218,12 +218,12 @@ def test_every_page_and_every_refusal_is_translated(
     get("game, before the first hand", table.url)
     table.start(leader="0")
     get("game, to lead", table.url)
-    table.play("2-0")
+    table.move(EXAMPLE_C[0])  # worked example C, as Ana, Ben and Cy play it
     get("game, after the lead", table.url)
     pages.look("game, a refused play", table.play("6-6"), 422)
     pages.look("game, a refused play (htmx)", table.play("6-6", htmx=True), 422)
-    pages.look("game, a stale play (409)", table.play("3-2", "left", seq=0), 409)
-    table.play("3-2", "left")
+    pages.look("game, a stale play (409)", table.move(EXAMPLE_C[1], seq=0), 409)
+    table.move(EXAMPLE_C[1])
     pages.look("game, a choice of ends", table.play("3-0"), (200, 303))
     get("game, the choice of ends", table.url)
     get("More sheet", f"{table.url}/more", headers=HX)
@@ -235,8 +235,8 @@ def test_every_page_and_every_refusal_is_translated(
     get("watch link", f"/v/{snapshot.view_id}")
     watched = pseudo_client.post(f"/v/{snapshot.view_id}/play")
     pages.look("watch link, a change refused", watched, 403)
-    for number, move in enumerate(EXAMPLE_C_MOVES[2:], start=3):
-        response = table.draw() if move == "draw" else table.play(*move.split())
+    for number, move in enumerate(EXAMPLE_C[2:], start=3):
+        response = table.move(move)
         assert response.status_code == 303, move
         get(f"game, after move {number}", table.url)
     get("game, the settlement", table.url)

@@ -15,8 +15,9 @@ when the boneyard is empty too (R7) — and settles with the tiles really left (
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
+from tests.scripts import EXAMPLE_C, EXAMPLE_C_BONEYARD, EXAMPLE_C_DEAL, Move
 from webapp.rules import (
     DOUBLE_SIX,
     Action,
@@ -175,17 +176,25 @@ class Table:
         self,
         hands: Sequence[str],
         boneyard: str,
-        moves: Sequence[str],
+        moves: Iterable[str | Move],
         leader: int,
     ) -> Table:
-        """Deal ``hands`` and play ``moves`` (``"6-4 right"``, ``"6-4"`` or ``"draw"``) in turn."""
+        """Deal ``hands`` and make ``moves`` in turn (a script of ``tests/scripts.py``, or its
+        moves: ``"6-4 right"``, ``"6-4"``, ``"draw"``)."""
         self.start(hands, boneyard, leader)
         for move in moves:
-            if move == "draw":
-                self.draw()
-            else:
-                self.play(*move.split())
+            self.move(move)
         return self
+
+    def move(self, move: str | Move) -> None:
+        """The player to move makes ``move`` of a script, from their real hand."""
+        made = Move.parse(move) if isinstance(move, str) else move
+        if made.kind == "draw":
+            self.draw(made.count)
+        elif made.kind == "pass":
+            self.pass_turn()
+        else:
+            self.play(made.tile, made.end)
 
     def play_out(self, rng: random.Random) -> None:
         """Play on at random, as a table would, until the hand is over."""
@@ -200,41 +209,9 @@ class Table:
                 self.pass_turn()
 
 
-# A real deal for Ana, Ben and Cy (7 tiles each, R1) and its boneyard, top tile first.
-EXAMPLE_C_DEAL = [
-    "6-2 2-0 5-2 1-0 4-1 6-1 6-0",
-    "1-1 6-5 3-2 3-1 5-0 4-2 2-1",
-    "3-4 6-3 3-3 4-0 4-4 5-1 5-5",
-]
-EXAMPLE_C_BONEYARD = "5-4 3-0 6-4 6-6 0-0 2-2 5-3"
-# Every move is legal with these hands: nobody draws while holding a tile that fits (R6).
-EXAMPLE_C_MOVES = [
-    "2-0",  # Ana leads
-    "3-2 left",
-    "6-3 left",
-    "6-2 left",
-    "2-1 left",
-    "5-1 left",
-    "6-0 right",
-    "5-0 left",
-    "4-0 left",
-    "6-1 right",
-    "3-1 right",
-    "4-4 left",  # Cy: the first double, so the spinner (R9)
-    "4-1 left",
-    "4-2 down",
-    "3-3 right",
-    "1-0 left",
-    "draw",  # Ben holds 1-1 and 6-5; nothing fits
-    "5-4 up",
-    "5-5 up",
-    "5-2 up",  # Ana's last tile: domino (R12)
-]
-
-
 def example_c(table: Table) -> Table:
     """Worked example C of RULES.md: Ana leads and goes out; Ben keeps 6-5 and 1-1, Cy 3-4."""
-    return table.replay_hand(EXAMPLE_C_DEAL, EXAMPLE_C_BONEYARD, EXAMPLE_C_MOVES, leader=0)
+    return table.replay_hand(EXAMPLE_C_DEAL, EXAMPLE_C_BONEYARD, EXAMPLE_C, leader=0)
 
 
 # Four players in partnership (deal 5 each); Ana leads and goes out with her fifth tile.

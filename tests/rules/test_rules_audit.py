@@ -8,6 +8,7 @@ import random
 import pytest
 from rules_table import Table, example_c, tiles
 
+from tests.scripts import AUDITED_HAND
 from webapp.rules import (
     Arm,
     Draw,
@@ -43,21 +44,15 @@ def held(**by_seat: str) -> dict[int, Report]:
     return {seats[name]: Report.of_tiles(tiles(text)) for name, text in by_seat.items()}
 
 
+# AUDITED_HAND's lead, and its plays from Ben's 4-1 on: its draw is each test's own.
+LEAD, AFTER_THE_DRAW = AUDITED_HAND[:1], AUDITED_HAND[2:]
+
+
 def short_hand(drawn: int) -> GameState:
-    """Two players, 5 tiles each. Ana leads 5-4; Ben draws ``drawn`` tiles at move 2 (ends 5
-    and 4), plays 4-1, and Ana goes out with her fifth tile at move 10 (R12)."""
+    """AUDITED_HAND (tests/scripts.py), Ben drawing ``drawn`` tiles at move 2 (ends 5 and 4):
+    two players, 5 tiles each; Ana goes out with her fifth tile at move 10 (R12)."""
     options = Options.make(NAMES, deal="5")
-    state = run(options, StartHand(0), Play(Tile(5, 4)), Draw(drawn), Play(Tile(4, 1), RIGHT))
-    for tile, arm in [
-        ("5-3", LEFT),
-        ("1-2", RIGHT),
-        ("3-0", LEFT),
-        ("2-2", RIGHT),
-        ("0-6", LEFT),
-        ("2-3", RIGHT),
-        ("6-6", LEFT),
-    ]:
-        state = state.apply(Play(Tile.parse(tile), arm))[0]
+    state = run(options, StartHand(0), *LEAD.actions(), Draw(drawn), *AFTER_THE_DRAW.actions())
     assert state.status is Status.HAND_OVER and state.hand is not None
     assert state.hand.went_out == 0
     return state
@@ -208,17 +203,7 @@ def test_possible_lists_every_later_draw():
     # At move 3 one tile was drawn for two fitting tiles: certain. At move 2 both draws may
     # explain them: only possible, and the sentence names both draws.
     options = Options.make(NAMES, deal="5")
-    state = run(options, StartHand(0), Play(Tile(5, 4)), Draw(), Draw(), Play(Tile(4, 1), RIGHT))
-    for tile, arm in [
-        ("5-3", LEFT),
-        ("1-2", RIGHT),
-        ("3-0", LEFT),
-        ("2-2", RIGHT),
-        ("0-6", LEFT),
-        ("2-3", RIGHT),
-        ("6-6", LEFT),
-    ]:
-        state = state.apply(Play(Tile.parse(tile), arm))[0]
+    state = run(options, StartHand(0), *LEAD.actions(), Draw(), Draw(), *AFTER_THE_DRAW.actions())
     found = audited(state, held(ben="5-6 0-0 1-1"))
     assert [(b.move, b.certainty) for b in found.breaches] == [
         (1, Certainty.POSSIBLE),

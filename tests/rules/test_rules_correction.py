@@ -10,10 +10,11 @@ from __future__ import annotations
 import random
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 from rules_table import Table
 
+from tests.conftest import examples
 from webapp.rules import (
     DOUBLE_SIX,
     Arm,
@@ -358,7 +359,9 @@ REPLACEMENTS = st.one_of(
 )
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+# Each example deals and plays a random hand of up to 30 moves before fixing one of them: 60% of
+# the profile's examples keeps this among the quick tests.
+@settings(max_examples=examples(0.6))
 @given(seed=st.integers(0, 10_000), steps=st.integers(1, 30), pick=st.integers(0, 100))
 def test_fixing_a_move_with_what_was_entered_changes_nothing(
     seed: int, steps: int, pick: int
@@ -373,7 +376,8 @@ def test_fixing_a_move_with_what_was_entered_changes_nothing(
     assert outcome.message.startswith(f"Move {entry} already reads:")
 
 
-@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+# As above, plus up to three replacements folded and undone: 80% of the profile's examples.
+@settings(max_examples=examples(0.8))
 @given(
     seed=st.integers(0, 10_000),
     steps=st.integers(1, 30),

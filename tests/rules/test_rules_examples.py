@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 from rules_table import Table, example_c, tiles
 
+from tests import scripts
 from webapp.rules import (
     Arm,
     Draw,
@@ -45,19 +46,28 @@ def played(start: GameState, steps: list[tuple[str, Arm | None]]) -> GameState:
 
 # --- A. Non-double lead, spinner later (3 players) ----------------------------------------------
 
-# tile, arm → open ends, count, points, the breakdown a player reads
-EXAMPLE_A = [
-    ("3-2", None, ends(3, 2), 5, 5, "3 + 2 = 5"),
-    ("2-2", RIGHT, ends(3, 2), 7, 0, "3 + [2|2] 4 = 7"),
-    ("2-6", RIGHT, ends(3, 6, up=2, down=2), 9, 0, "3 + 6 = 9"),
-    ("2-4", UP, ends(3, 6, up=4, down=2), 13, 0, "3 + 6 + 4 = 13"),
-    ("3-1", LEFT, ends(1, 6, up=4, down=2), 11, 0, "1 + 6 + 4 = 11"),
-    ("6-6", RIGHT, ends(1, 6, up=4, down=2), 17, 0, "1 + [6|6] 12 + 4 = 17"),
-    ("4-4", UP, ends(1, 6, up=4, down=2), 21, 0, "1 + [6|6] 12 + [4|4] 8 = 21"),
-    ("2-5", DOWN, ends(1, 6, up=4, down=5), 26, 0, "1 + [6|6] 12 + [4|4] 8 + 5 = 26"),
-    ("1-0", LEFT, ends(0, 6, up=4, down=5), 25, 25, "0 + [6|6] 12 + [4|4] 8 + 5 = 25"),
-    ("6-4", RIGHT, ends(0, 4, up=4, down=5), 17, 0, "0 + 4 + [4|4] 8 + 5 = 17"),
-]
+
+def steps(script: scripts.Script, seen: list[tuple[object, ...]]) -> list[tuple[object, ...]]:
+    """Each move of ``script`` (tile, arm) with what it leaves (``seen``, in the same order)."""
+    return [(move.tile, move.arm, *after) for move, after in zip(script, seen, strict=True)]
+
+
+# tile, arm (tests/scripts.py) → open ends, count, points, the breakdown a player reads
+EXAMPLE_A = steps(
+    scripts.EXAMPLE_A,
+    [
+        (ends(3, 2), 5, 5, "3 + 2 = 5"),  # 3-2
+        (ends(3, 2), 7, 0, "3 + [2|2] 4 = 7"),  # 2-2 right
+        (ends(3, 6, up=2, down=2), 9, 0, "3 + 6 = 9"),  # 2-6 right
+        (ends(3, 6, up=4, down=2), 13, 0, "3 + 6 + 4 = 13"),  # 2-4 up
+        (ends(1, 6, up=4, down=2), 11, 0, "1 + 6 + 4 = 11"),  # 3-1 left
+        (ends(1, 6, up=4, down=2), 17, 0, "1 + [6|6] 12 + 4 = 17"),  # 6-6 right
+        (ends(1, 6, up=4, down=2), 21, 0, "1 + [6|6] 12 + [4|4] 8 = 21"),  # 4-4 up
+        (ends(1, 6, up=4, down=5), 26, 0, "1 + [6|6] 12 + [4|4] 8 + 5 = 26"),  # 2-5 down
+        (ends(0, 6, up=4, down=5), 25, 25, "0 + [6|6] 12 + [4|4] 8 + 5 = 25"),  # 1-0 left
+        (ends(0, 4, up=4, down=5), 17, 0, "0 + 4 + [4|4] 8 + 5 = 17"),  # 6-4 right
+    ],
+)
 
 
 @pytest.fixture
@@ -131,14 +141,17 @@ def test_example_a_illegal_messages(example_a):
 
 # --- B. Spinner lead ----------------------------------------------------------------------------
 
-EXAMPLE_B = [
-    ("5-5", None, ends(5, 5), 10, 10, "[5|5] 10 = 10"),
-    ("5-3", LEFT, ends(3, 5), 13, 0, "3 + [5|5] 10 = 13"),
-    ("5-2", RIGHT, ends(3, 2, up=5, down=5), 5, 5, "3 + 2 = 5"),
-    ("5-0", UP, ends(3, 2, up=0, down=5), 5, 5, "3 + 2 + 0 = 5"),
-    ("2-2", RIGHT, ends(3, 2, up=0, down=5), 7, 0, "3 + [2|2] 4 + 0 = 7"),
-    ("0-4", UP, ends(3, 2, up=4, down=5), 11, 0, "3 + [2|2] 4 + 4 = 11"),
-]
+EXAMPLE_B = steps(
+    scripts.EXAMPLE_B,
+    [
+        (ends(5, 5), 10, 10, "[5|5] 10 = 10"),  # 5-5
+        (ends(3, 5), 13, 0, "3 + [5|5] 10 = 13"),  # 5-3 left
+        (ends(3, 2, up=5, down=5), 5, 5, "3 + 2 = 5"),  # 5-2 right
+        (ends(3, 2, up=0, down=5), 5, 5, "3 + 2 + 0 = 5"),  # 5-0 up
+        (ends(3, 2, up=0, down=5), 7, 0, "3 + [2|2] 4 + 0 = 7"),  # 2-2 right
+        (ends(3, 2, up=4, down=5), 11, 0, "3 + [2|2] 4 + 4 = 11"),  # 0-4 up
+    ],
+)
 
 
 @pytest.fixture

@@ -7,16 +7,9 @@ import pickle
 from dataclasses import replace
 
 import pytest
-from rules_table import (
-    EXAMPLE_C_BONEYARD,
-    EXAMPLE_C_DEAL,
-    EXAMPLE_C_MOVES,
-    Table,
-    example_c,
-    hands_with,
-    partners_hand,
-)
+from rules_table import Table, example_c, hands_with, partners_hand
 
+from tests.scripts import EXAMPLE_C, EXAMPLE_C_BONEYARD, EXAMPLE_C_DEAL
 from webapp.rules import (
     ActionKind,
     Arm,
@@ -45,14 +38,11 @@ NAMES = ["Ana", "Ben", "Cy", "Di"]
 def example_c_until_game_over(table: Table) -> int:
     """Play example C's moves until the game ends; the number of moves made."""
     table.start(EXAMPLE_C_DEAL, EXAMPLE_C_BONEYARD, leader=0)
-    for made, move in enumerate(EXAMPLE_C_MOVES, start=1):
-        if move == "draw":
-            table.draw()
-        else:
-            table.play(*move.split())
+    for made, move in enumerate(EXAMPLE_C, start=1):
+        table.move(move)
         if table.state.status is Status.GAME_OVER:
             return made
-    return len(EXAMPLE_C_MOVES)
+    return len(EXAMPLE_C)
 
 
 # --- R15: the target ----------------------------------------------------------------------------
@@ -122,7 +112,7 @@ def test_r16_immediate_a_winning_domino_is_not_settled():
 def test_r16_end_of_hand_the_hand_is_completed_and_the_highest_wins():
     table = Table.of("Ana", "Ben", "Cy", target=15, finish="end-of-hand")
     assert table.options.finish is Finish.END_OF_HAND
-    assert example_c_until_game_over(table) == len(EXAMPLE_C_MOVES)
+    assert example_c_until_game_over(table) == len(EXAMPLE_C)
     assert table.state.status is Status.HAND_OVER  # Cy reached 15 mid-hand: play went on
     outcome = table.settle()
     # Cy reached the target first, but after settling Ana 15, Ben -15, Cy 10: Ana is highest.

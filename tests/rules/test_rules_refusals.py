@@ -13,6 +13,7 @@ from collections.abc import Callable
 import pytest
 from rules_table import Table, example_c, tiles
 
+from tests.scripts import EXAMPLE_B
 from webapp.rules import (
     Action,
     Arm,
@@ -64,22 +65,12 @@ SCENARIOS: dict[str, Callable[[], tuple[Options, list[Action]]]] = {
     ),
     "boneyard empty": lambda: (THREE, [StartHand(0), Play(T("3-2")), Draw(7)]),
     # Example B after three plays: left 3, right 2, up and down 5.
-    "spinner open": lambda: (
-        TWO,
-        [StartHand(0), Play(T("5-5")), Play(T("5-3"), LEFT), Play(T("5-2"), RIGHT)],
-    ),
+    "spinner open": lambda: (TWO, [StartHand(0), *EXAMPLE_B[:3].actions()]),
     # Example B's three plays, then 3-6 and 6-5 on the left: the left end and the spinner's
     # empty up and down (mirror images of each other) all show 5; the right end 2.
     "left 5, spinner open": lambda: (
         TWO,
-        [
-            StartHand(0),
-            Play(T("5-5")),
-            Play(T("5-3"), LEFT),
-            Play(T("5-2"), RIGHT),
-            Play(T("3-6"), LEFT),
-            Play(T("6-5"), LEFT),
-        ],
+        [StartHand(0), *EXAMPLE_B[:3].actions(), Play(T("3-6"), LEFT), Play(T("6-5"), LEFT)],
     ),
     # 5-5 led, 5-2 left, 5-0 right: open ends 2, 0, and 5 up and down.
     "ends 5 2 0": lambda: (

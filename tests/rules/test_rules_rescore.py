@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import pytest
-from rules_table import EXAMPLE_C_BONEYARD, EXAMPLE_C_DEAL, EXAMPLE_C_MOVES, Table, example_c
+from rules_table import Table, example_c
 
+from tests.scripts import EXAMPLE_C, EXAMPLE_C_BONEYARD, EXAMPLE_C_DEAL
 from webapp.rules import (
     BadOptions,
     Finish,
@@ -90,8 +91,8 @@ def test_immediate_finish_ends_the_game_mid_hand_and_drops_the_rest():
 def test_end_of_hand_finish_when_the_table_stopped_mid_hand():
     table = Table.of(*NAMES, target=10)
     table.start(EXAMPLE_C_DEAL, EXAMPLE_C_BONEYARD, leader=0)
-    for move in EXAMPLE_C_MOVES[:9]:
-        table.play(*move.split())
+    for move in EXAMPLE_C[:9]:
+        table.move(move)
     assert table.state.status is Status.GAME_OVER
     found = rescore(table.options, table.actions, finish="end-of-hand")
     assert found.other.state.status is Status.PLAYING

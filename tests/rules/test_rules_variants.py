@@ -7,6 +7,7 @@ from dataclasses import replace
 import pytest
 from rules_table import Table, tiles
 
+from tests import scripts
 from webapp.rules import (
     DOUBLE_SIX,
     Arm,
@@ -32,6 +33,11 @@ def started(players: list[str] | None = None, leader: int = 0, **rules: object) 
     return GameState.new(options).apply(StartHand(leader))[0]
 
 
+def steps(script: scripts.Script, seen: list[tuple[object, ...]]) -> list[tuple[object, ...]]:
+    """Each move of ``script`` (tile, end) with what it leaves (``seen``, in the same order)."""
+    return [(move.tile, move.end, *after) for move, after in zip(script, seen, strict=True)]
+
+
 def steps_of(state: GameState, rows: list[tuple[str, str | None]]) -> GameState:
     for text, end in rows:
         state = state.apply(Play(Tile.parse(text), None if end is None else Arm.parse(end)))[0]
@@ -40,15 +46,18 @@ def steps_of(state: GameState, rows: list[tuple[str, str | None]]) -> GameState:
 
 # --- G. No spinner (muggins) ---------------------------------------------------------------------
 
-# tile, end → open ends, count, points, breakdown
-EXAMPLE_G = [
-    ("4-4", None, {"left": 4, "right": 4}, 8, 0, "[4|4] 8 = 8"),
-    ("4-1", "right", {"left": 4, "right": 1}, 9, 0, "[4|4] 8 + 1 = 9"),
-    ("4-6", "left", {"left": 6, "right": 1}, 7, 0, "6 + 1 = 7"),
-    ("1-1", "right", {"left": 6, "right": 1}, 8, 0, "6 + [1|1] 2 = 8"),
-    ("6-3", "left", {"left": 3, "right": 1}, 5, 5, "3 + [1|1] 2 = 5"),
-    ("1-2", "right", {"left": 3, "right": 2}, 5, 5, "3 + 2 = 5"),
-]
+# tile, end (tests/scripts.py) → open ends, count, points, breakdown
+EXAMPLE_G = steps(
+    scripts.EXAMPLE_G,
+    [
+        ({"left": 4, "right": 4}, 8, 0, "[4|4] 8 = 8"),  # 4-4
+        ({"left": 4, "right": 1}, 9, 0, "[4|4] 8 + 1 = 9"),  # 4-1 right
+        ({"left": 6, "right": 1}, 7, 0, "6 + 1 = 7"),  # 4-6 left
+        ({"left": 6, "right": 1}, 8, 0, "6 + [1|1] 2 = 8"),  # 1-1 right
+        ({"left": 3, "right": 1}, 5, 5, "3 + [1|1] 2 = 5"),  # 6-3 left
+        ({"left": 3, "right": 2}, 5, 5, "3 + 2 = 5"),  # 1-2 right
+    ],
+)
 
 
 @pytest.mark.parametrize(
@@ -80,37 +89,34 @@ def test_example_g_up_is_refused_under_muggins_but_scores_10_under_seed():
 
 # --- H. Every double a spinner (five-up, points in fives) ---------------------------------------
 
-EXAMPLE_H = [
-    ("6-4", None, {"left": 6, "right": 4}, 10, 2, "6 + 4 = 10"),
-    ("4-4", "right", {"left": 6, "right": 4}, 14, 0, "6 + [4|4] 8 = 14"),
-    ("4-2", "right", {"left": 6, "right": 2, "up": 4, "down": 4}, 8, 0, "6 + 2 = 8"),
-    ("4-1", "up", {"left": 6, "right": 2, "up": 1, "down": 4}, 9, 0, "6 + 2 + 1 = 9"),
-    ("6-6", "left", {"left": 6, "right": 2, "up": 1, "down": 4}, 15, 3, "[6|6] 12 + 2 + 1 = 15"),
-    (
-        "6-3",
-        "left",
-        {"left": 3, "right": 2, "up": 1, "down": 4, "6-6 up": 6, "6-6 down": 6},
-        6,
-        0,
-        "3 + 2 + 1 = 6",
-    ),
-    (
-        "6-5",
-        "6-6 up",
-        {"left": 3, "right": 2, "up": 1, "down": 4, "6-6 up": 5, "6-6 down": 6},
-        11,
-        0,
-        "3 + 2 + 1 + 5 = 11",
-    ),
-    (
-        "2-1",
-        "right",
-        {"left": 3, "right": 1, "up": 1, "down": 4, "6-6 up": 5, "6-6 down": 6},
-        10,
-        2,
-        "3 + 1 + 1 + 5 = 10",
-    ),
-]
+EXAMPLE_H = steps(
+    scripts.EXAMPLE_H,
+    [
+        ({"left": 6, "right": 4}, 10, 2, "6 + 4 = 10"),  # 6-4
+        ({"left": 6, "right": 4}, 14, 0, "6 + [4|4] 8 = 14"),  # 4-4 right
+        ({"left": 6, "right": 2, "up": 4, "down": 4}, 8, 0, "6 + 2 = 8"),  # 4-2 right
+        ({"left": 6, "right": 2, "up": 1, "down": 4}, 9, 0, "6 + 2 + 1 = 9"),  # 4-1 up
+        ({"left": 6, "right": 2, "up": 1, "down": 4}, 15, 3, "[6|6] 12 + 2 + 1 = 15"),  # 6-6
+        (  # 6-3 left
+            {"left": 3, "right": 2, "up": 1, "down": 4, "6-6 up": 6, "6-6 down": 6},
+            6,
+            0,
+            "3 + 2 + 1 = 6",
+        ),
+        (  # 6-5 on 6-6 up
+            {"left": 3, "right": 2, "up": 1, "down": 4, "6-6 up": 5, "6-6 down": 6},
+            11,
+            0,
+            "3 + 2 + 1 + 5 = 11",
+        ),
+        (  # 2-1 right
+            {"left": 3, "right": 1, "up": 1, "down": 4, "6-6 up": 5, "6-6 down": 6},
+            10,
+            2,
+            "3 + 1 + 1 + 5 = 10",
+        ),
+    ],
+)
 
 
 @pytest.mark.parametrize(
@@ -166,14 +172,17 @@ def test_a_later_spinner_on_a_spinner_branch_branches_again():
 
 # --- I. Doubles count once ----------------------------------------------------------------------
 
-EXAMPLE_I = [
-    ("5-5", None, 5, 5, "[5|5] 5 = 5"),
-    ("5-3", "left", 8, 0, "3 + [5|5] 5 = 8"),
-    ("5-2", "right", 5, 5, "3 + 2 = 5"),
-    ("5-0", "up", 5, 5, "3 + 2 + 0 = 5"),
-    ("2-2", "right", 5, 5, "3 + [2|2] 2 + 0 = 5"),
-    ("0-4", "up", 9, 0, "3 + [2|2] 2 + 4 = 9"),
-]
+EXAMPLE_I = steps(  # the plays of example B, under R18 doubles = "one-half"
+    scripts.EXAMPLE_B,
+    [
+        (5, 5, "[5|5] 5 = 5"),  # 5-5
+        (8, 0, "3 + [5|5] 5 = 8"),  # 5-3 left
+        (5, 5, "3 + 2 = 5"),  # 5-2 right
+        (5, 5, "3 + 2 + 0 = 5"),  # 5-0 up
+        (5, 5, "3 + [2|2] 2 + 0 = 5"),  # 2-2 right
+        (9, 0, "3 + [2|2] 2 + 4 = 9"),  # 0-4 up
+    ],
+)
 
 
 @pytest.mark.parametrize(

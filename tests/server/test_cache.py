@@ -5,14 +5,12 @@ from __future__ import annotations
 import pickle
 import random
 import tracemalloc
-from collections.abc import Iterator
-from typing import Any
 
 import pytest
 from flask import Flask
 
-from tests.bench.load import scripted_actions
-from webapp import create_app
+from tests.conftest import AppMaker
+from tests.scripts import scripted_actions
 from webapp.config import StartupError
 from webapp.game.more import _log
 from webapp.rules import Options
@@ -20,17 +18,6 @@ from webapp.store import Store
 from webapp.web.game import Table
 
 BUDGET = 100 * 1024  # bytes a game of 1,000 actions may hold in the cache
-
-
-def make_app(url: str, **config: Any) -> Flask:
-    return create_app({"TESTING": True, "DATABASE": url, "SECRET_KEY": "t", **config})
-
-
-@pytest.fixture
-def app(database_url: str) -> Iterator[Flask]:
-    made = make_app(database_url)
-    yield made
-    made.extensions["allfives_store"].close()
 
 
 def long_game(store: Store, actions: int = 1_000, seed: int = 1) -> str:
@@ -75,45 +62,38 @@ def test_a_game_of_a_thousand_actions_holds_under_100_kib_in_the_cache(app: Flas
 
 
 def test_the_cache_lets_the_least_recently_used_games_go_past_its_budget(
-    database_url: str,
+    make_app: AppMaker,
 ) -> None:
-    app = make_app(database_url, CACHE_BYTES="300000")
-    store: Store = app.extensions["allfives_store"]
-    try:
-        games = [long_game(store, 300, seed) for seed in range(8)]
-        total = sum(store.cache.footprint(game_id) for game_id in games)
-        assert total <= 300_000
-        assert store.cache.footprint(games[-1]) > 0  # the last one played is kept
-        assert store.cache.footprint(games[0]) == 0  # the first went
-        first = store.get(games[0])  # and is rebuilt from its snapshot when asked for
-        assert first.seq == 300 and first.state.hand_number > 5
-    finally:
-        store.close()
+    store: Store = make_app(CACHE_BYTES="300000").extensions["allfives_store"]
+    games = [long_game(store, 300, seed) for seed in range(8)]
+    total = sum(store.cache.footprint(game_id) for game_id in games)
+    assert total <= 300_000
+    assert store.cache.footprint(games[-1]) > 0  # the last one played is kept
+    assert store.cache.footprint(games[0]) == 0  # the first went
+    first = store.get(games[0])  # and is rebuilt from its snapshot when asked for
+    assert first.seq == 300 and first.state.hand_number > 5
 
 
 @pytest.mark.parametrize("value", ["lots", "0", "-5", "1.5"])
 def test_a_cache_budget_that_is_no_size_stops_the_start_with_a_sentence(
-    database_url: str, value: str
+    make_app: AppMaker, value: str
 ) -> None:
     with pytest.raises(StartupError, match="ALLFIVES_CACHE_BYTES must be a whole number"):
-        make_app(database_url, CACHE_BYTES=value)
+        make_app(CACHE_BYTES=value)
 
 
 def test_the_game_log_after_a_restart_lists_the_last_two_hands_as_before(
-    database_url: str,
+    make_app: AppMaker,
 ) -> None:
-    first = make_app(database_url)
+    first = make_app()
     game_id = long_game(first.extensions["allfives_store"], 400)
     with first.app_context():
         warm = _log(Table(game_id, viewer=False))
     first.extensions["allfives_store"].close()
-    second = make_app(database_url)  # holds the current hand only, from its snapshot
-    try:
-        store: Store = second.extensions["allfives_store"]
-        with second.app_context():
-            snapshot = store.get(game_id)
-            assert len(snapshot.book.states) == len(snapshot.state.hand.moves) + 1
-            assert _log(Table(game_id, viewer=False)) == warm
-        assert [bool(hand.entries) for hand in warm][:3] == [True, True, False]
-    finally:
-        second.extensions["allfives_store"].close()
+    second = make_app()  # holds the current hand only, from its snapshot
+    store: Store = second.extensions["allfives_store"]
+    with second.app_context():
+        snapshot = store.get(game_id)
+        assert len(snapshot.book.states) == len(snapshot.state.hand.moves) + 1
+        assert _log(Table(game_id, viewer=False)) == warm
+    assert [bool(hand.entries) for hand in warm][:3] == [True, True, False]

@@ -23,7 +23,7 @@ from typing import Any
 
 import pytest
 
-from tests.bench.load import scripted_actions
+from tests.scripts import scripted_actions
 from webapp.rules import Options, to_dict
 from webapp.store import EXPORT_FORMAT, options_to_dict
 

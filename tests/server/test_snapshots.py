@@ -11,18 +11,16 @@ from __future__ import annotations
 import json
 import random
 import shutil
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from flask import Flask
 from sqlalchemy import create_engine, inspect, text
 
-from tests.bench.load import scripted_actions
-from tests.conftest import CSRF_TOKEN
+from tests.conftest import AppMaker
+from tests.scripts import scripted_actions
+from tests.tables import CSRF_TOKEN, device
 from tests.web.golden_games import GOLDEN
-from webapp import create_app
 from webapp.rules import Action, GameState, Options, StartHand, Undo, from_dict
 from webapp.rules.scorebook import Scorebook
 from webapp.store import Store, options_from_dict
@@ -31,22 +29,9 @@ DATA = Path(__file__).parent.parent / "data"
 HX = {"HX-Request": "true"}
 
 
-def make_app(url: str) -> Flask:
-    return create_app({"TESTING": True, "DATABASE": url, "SECRET_KEY": "t"})
-
-
-@pytest.fixture
-def fresh(database_url: str) -> Iterator[list[Flask]]:
-    """Apps on one database, one per "process": each starts with nothing cached."""
-    apps: list[Flask] = []
-    yield apps
-    for app in apps:
-        app.extensions["allfives_store"].close()
-
-
-def process(apps: list[Flask], url: str) -> Store:
-    apps.append(make_app(url))
-    store: Store = apps[-1].extensions["allfives_store"]
+def process(make_app: AppMaker) -> Store:
+    """The store of a new "process" on the test's database: it starts with nothing cached."""
+    store: Store = make_app().extensions["allfives_store"]
     return store
 
 
@@ -85,15 +70,14 @@ def since_last_start(log: list[Action]) -> int:
 
 
 def test_a_fresh_process_playing_in_hand_40_replays_only_the_current_hand(
-    database_url: str, fresh: list[Flask], applied: list[Action]
+    make_app: AppMaker, applied: list[Action]
 ) -> None:
-    game_id, log = game_into_hand(process(fresh, database_url), 40, 6)
+    game_id, log = game_into_hand(process(make_app), 40, 6)
     since = since_last_start(log)
     assert since == 6
-    store = process(fresh, database_url)  # a new process on the same database
-    client = fresh[-1].test_client()
-    with client.session_transaction() as session:
-        session["csrf_token"] = CSRF_TOKEN
+    app = make_app()  # a new process on the same database
+    store: Store = app.extensions["allfives_store"]
+    client = device(app)
     state = store.get(game_id).state
     tile = next(t for t in state.hand.unplayed if state.placements(t))
     end = state.placements(tile)[0].arm
@@ -112,10 +96,10 @@ def test_a_fresh_process_playing_in_hand_40_replays_only_the_current_hand(
 
 
 def test_the_log_alone_rebuilds_every_recorded_game_as_the_snapshots_do(
-    database_url: str, fresh: list[Flask]
+    database_url: str, make_app: AppMaker
 ) -> None:
     games = json.loads(GOLDEN.read_text())
-    store = process(fresh, database_url)
+    store = process(make_app)
     built = []
     for game in games:
         options = options_from_dict(game["options"])
@@ -124,7 +108,7 @@ def test_the_log_alone_rebuilds_every_recorded_game_as_the_snapshots_do(
         for action in log:
             snapshot, _ = store.apply(snapshot.id, snapshot.seq, action)
         built.append((snapshot.id, Scorebook.replay(options, log)))
-    again = process(fresh, database_url)
+    again = process(make_app)
     engine = create_engine(database_url)
     with engine.connect() as connection:
         kept = connection.execute(text("SELECT count(*) FROM snapshots")).scalar_one()
@@ -136,15 +120,15 @@ def test_the_log_alone_rebuilds_every_recorded_game_as_the_snapshots_do(
     with engine.begin() as connection:
         connection.execute(text("DELETE FROM snapshots"))
     engine.dispose()
-    log_only = process(fresh, database_url)
+    log_only = process(make_app)
     for game_id, replayed in built:
         assert log_only.get(game_id).book == replayed
 
 
 def test_a_snapshot_of_another_version_or_damaged_is_passed_over(
-    database_url: str, fresh: list[Flask], applied: list[Action]
+    database_url: str, make_app: AppMaker, applied: list[Action]
 ) -> None:
-    game_id, log = game_into_hand(process(fresh, database_url), 5, 3)
+    game_id, log = game_into_hand(process(make_app), 5, 3)
     expected = Scorebook.replay(Options.make(["Ana", "Ben", "Cy"], target=10_000), log)
     engine = create_engine(database_url)
     with engine.begin() as connection:
@@ -153,7 +137,7 @@ def test_a_snapshot_of_another_version_or_damaged_is_passed_over(
         connection.execute(text("UPDATE snapshots SET state = :s WHERE hand = 4"), {"s": damaged})
     engine.dispose()
     applied.clear()
-    found = process(fresh, database_url).get(game_id).book
+    found = process(make_app).get(game_id).book
     assert found.state == expected.state
     # Hand 5's snapshot is another version's, hand 4's is damaged: folded from hand 3's start.
     starts = [index for index, action in enumerate(log) if isinstance(action, StartHand)]
@@ -161,22 +145,24 @@ def test_a_snapshot_of_another_version_or_damaged_is_passed_over(
 
 
 def test_undo_goes_back_past_a_snapshot_and_the_snapshot_is_no_longer_used(
-    database_url: str, fresh: list[Flask]
+    make_app: AppMaker,
 ) -> None:
-    game_id, log = game_into_hand(process(fresh, database_url), 3, 0)
+    game_id, log = game_into_hand(process(make_app), 3, 0)
     options = Options.make(["Ana", "Ben", "Cy"], target=10_000)
     seq = len(log)
     # A fresh process holds hand 3's start only: undoing it rebuilds hand 2 from its snapshot.
-    back, outcome = process(fresh, database_url).apply(game_id, seq, Undo())
+    back, outcome = process(make_app).apply(game_id, seq, Undo())
     assert back.book.state == Scorebook.replay(options, [*log, Undo()]).state
     assert outcome.message == f"Undone: {Scorebook.replay(options, log).state.done}"
     # Hand 3's snapshot is now before an undo that cancelled it: hand 2's is used instead.
-    again = process(fresh, database_url).apply(game_id, seq + 1, Undo())[0]
+    again = process(make_app).apply(game_id, seq + 1, Undo())[0]
     assert again.state == Scorebook.replay(options, [*log, Undo(), Undo()]).state
-    assert process(fresh, database_url).get(game_id).state == again.state
+    assert process(make_app).get(game_id).state == again.state
 
 
-def test_the_schema_upgrades_from_the_previous_version_with_its_games(tmp_path: Path) -> None:
+def test_the_schema_upgrades_from_the_previous_version_with_its_games(
+    tmp_path: Path, make_app: AppMaker
+) -> None:
     database = tmp_path / "old.sqlite3"
     shutil.copy(DATA / "previous_version.sqlite3", database)
     url = f"sqlite:///{database}"
@@ -196,7 +182,7 @@ def test_the_schema_upgrades_from_the_previous_version_with_its_games(tmp_path: 
             ]
             for game_id, _ in games
         }
-    app = make_app(url)  # the app upgrades the schema when it starts
+    app = make_app(DATABASE=url)  # the app upgrades the schema when it starts
     try:
         with engine.connect() as connection:
             assert connection.execute(text("SELECT version_num FROM alembic_version")).scalar() == (
@@ -222,5 +208,4 @@ def test_the_schema_upgrades_from_the_previous_version_with_its_games(tmp_path: 
             ).all()
         assert rows[-1] == (snapshot.seq + 1, snapshot.state.hand_number + 1)
     finally:
-        app.extensions["allfives_store"].close()
         engine.dispose()

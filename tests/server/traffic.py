@@ -5,18 +5,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
-ALL_TILES = [(a, b) for a in range(6, -1, -1) for b in range(a, -1, -1)]
-
-
-def on_table(state: dict[str, Any]) -> set[tuple[int, int]]:
-    layout = state["hand"]["layout"]
-    tiles = [layout["lead"], *(t for arm in layout["arms"].values() for t in arm)]
-    found = set()
-    for text in tiles:
-        if text:
-            a, b = (int(x) for x in text.split("-"))
-            found.add((max(a, b), min(a, b)))
-    return found
+from tests.tables import on_table
+from webapp.rules import DOUBLE_SIX
 
 
 def next_action(state: dict[str, Any], rng: random.Random) -> dict[str, Any]:
@@ -28,16 +18,15 @@ def next_action(state: dict[str, Any], rng: random.Random) -> dict[str, Any]:
         return {"type": "undo"}
     hand = state["hand"]
     ends: dict[str, int] = hand["ends"]
-    played = on_table(state)
     if not ends:
-        tile = rng.choice(ALL_TILES)
-        return {"type": "play", "tile": f"{tile[0]}-{tile[1]}"}
+        return {"type": "play", "tile": str(rng.choice(DOUBLE_SIX))}
+    played = on_table(state)
     options = [
-        {"type": "play", "tile": f"{a}-{b}", "end": arm}
-        for a, b in ALL_TILES
-        if (a, b) not in played
+        {"type": "play", "tile": str(tile), "end": arm}
+        for tile in DOUBLE_SIX
+        if str(tile) not in played
         for arm, pip in ends.items()
-        if pip in (a, b)
+        if tile.has(pip)
     ]
     if options and rng.random() < 0.8:
         return rng.choice(options)

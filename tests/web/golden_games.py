@@ -77,7 +77,7 @@ def stored_games() -> list[dict[str, Any]]:
 
 
 def scripted_games() -> list[dict[str, Any]]:
-    from tests.bench.load import scripted_actions
+    from tests.scripts import scripted_actions
 
     games = []
     for seed, players, length in ((1, 3, 160), (2, 4, 240)):
@@ -102,6 +102,9 @@ def drawn_options(count: int) -> list[Options]:
 
     found: list[Options] = []
 
+    # Not a test but a recording (tests/conftest.py's profiles are for tests): the same options
+    # every time the file is written, so derandomized and never from a database, and no health
+    # check, as nothing here is under test.
     @settings(
         derandomize=True,
         max_examples=count,

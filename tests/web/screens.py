@@ -8,15 +8,16 @@ Playwright as a player would (tapping tiles), and sets up the later screens thro
 
 from __future__ import annotations
 
-import json
 import sys
 import tempfile
 import threading
-import urllib.request
 from pathlib import Path
 from typing import Any
 
 from tests.browser.conftest import CHROMIUM_FLAGS as CHROMIUM_ARGS
+from tests.scripts import EXAMPLE_A, HAND_OF_FIVE
+from tests.tables import HttpApi, on_table
+from webapp.rules import DOUBLE_SIX
 
 
 def serve(tmp: Path) -> tuple[str, Any]:
@@ -30,32 +31,16 @@ def serve(tmp: Path) -> tuple[str, Any]:
     return f"http://127.0.0.1:{server.server_port}", server
 
 
-def api(base: str, path: str, body: dict[str, Any] | None = None) -> dict[str, Any]:
-    data = json.dumps(body).encode() if body is not None else None
-    request = urllib.request.Request(
-        base + path, data=data, headers={"Content-Type": "application/json"}
-    )
-    with urllib.request.urlopen(request) as response:
-        found: dict[str, Any] = json.loads(response.read())
-        return found
-
-
-def act(base: str, game_id: str, **action: Any) -> dict[str, Any]:
-    seq = api(base, f"/api/games/{game_id}")["seq"]
-    return api(base, f"/api/games/{game_id}/actions", {"seq": seq, **action})["state"]
-
-
 def finished_game(base: str) -> str:
     """A 2-player game to 30 played through the API until it is over; its id."""
-    game_id = str(
-        api(base, "/api/games", {"players": ["Ana", "Ben"], "rules": {"target": 30}})["id"]
-    )
+    api = HttpApi(base)
+    game_id = api.new_game(["Ana", "Ben"], target=30)
     for _ in range(12):
-        state = api(base, f"/api/games/{game_id}")
+        state = api.state(game_id)
         if state["status"] == "game_over":
             break
         if state["status"] == "awaiting_start":
-            act(base, game_id, type="start_hand")
+            api.act(game_id, "start_hand")
         elif state["status"] == "hand_over":
             settle_with_tiles(base, game_id)
         else:
@@ -71,52 +56,35 @@ def phone(playwright: Any) -> tuple[Any, Any]:
 
 
 def play_until(base: str, game_id: str, done: Any) -> None:
-    """Play the first tile that fits (preferring points) until ``done(state)``."""
-    from webapp.rules import DOUBLE_SIX
-
+    """Play the heaviest tile that fits (points come sooner) until ``done(state)``."""
+    api = HttpApi(base)
     while True:
-        state = api(base, f"/api/games/{game_id}")
+        state = api.state(game_id)
         if done(state):
             return
-        played = {t for arm in state["hand"]["layout"]["arms"].values() for t in arm}
-        if state["hand"]["layout"]["lead"]:
-            played.add(state["hand"]["layout"]["lead"])
+        played = on_table(state)
         ends = state["hand"]["ends"]
-        tried = False
         for tile in sorted(DOUBLE_SIX, key=lambda t: -t.pips):
-            if str(tile) in played or str(tile.flipped()) in played:
+            arms = [arm for arm, pip in ends.items() if tile.has(pip)]
+            if str(tile) in played or (ends and not arms):
                 continue
-            arms = [arm for arm, pip in ends.items() if tile.has(pip)] or (
-                [None] if not ends else []
-            )
-            if not arms:
-                continue
-            action: dict[str, Any] = {"type": "play", "tile": str(tile)}
-            if arms[0]:
-                action["end"] = arms[0]
-            act(base, game_id, **action)
-            tried = True
+            api.act(game_id, "play", tile=str(tile), **({"end": arms[0]} if arms else {}))
             break
-        if not tried:
-            act(base, game_id, type="draw" if state["can_draw"] else "pass")
+        else:
+            api.act(game_id, "draw" if state["can_draw"] else "pass")
 
 
 def settle_with_tiles(base: str, game_id: str) -> None:
     """End the hand, handing each player the lowest unplayed tiles (always a possible report)."""
-    from webapp.rules import DOUBLE_SIX
-
-    state = api(base, f"/api/games/{game_id}")
-    layout = state["hand"]["layout"]
-    played = {str(t) for arm in layout["arms"].values() for t in arm} | {layout["lead"]}
-    free = [
-        t for t in reversed(DOUBLE_SIX) if str(t) not in played and str(t.flipped()) not in played
-    ]
+    api = HttpApi(base)
+    state = api.state(game_id)
+    played = on_table(state)
+    free = [str(t) for t in reversed(DOUBLE_SIX) if str(t) not in played]
     remaining = {}
     for player in state["players"]:
         if player["held"]:
-            remaining[player["name"]] = [str(t) for t in free[: player["held"]]]
-            free = free[player["held"] :]
-    act(base, game_id, type="end_hand", remaining=remaining)
+            remaining[player["name"]], free = free[: player["held"]], free[player["held"] :]
+    api.act(game_id, "end_hand", remaining=remaining)
 
 
 def main(outdir: str = "/tmp/screens") -> None:
@@ -155,13 +123,13 @@ def main(outdir: str = "/tmp/screens") -> None:
             shot("04-awaiting-start")
             page.get_by_role("button", name="Ana leads").click()
             shot("05-before-lead")
-            for tile in ("3-2", "2-2", "6-2", "4-2"):
-                tap(tile)
+            for move in EXAMPLE_A[:4]:  # worked example A: 2-4 asks where it goes
+                tap(move.button)
             shot("06-choice")
             page.get_by_role("button", name="Up").click()
             page.wait_for_timeout(300)
-            for tile in ("3-1", "6-6", "4-4", "5-2", "1-0"):
-                tap(tile)
+            for move in EXAMPLE_A[4:9]:
+                tap(move.button)
             shot("07-mid-hand")
             shot("07b-mid-hand-full", full=True)
             page.locator("#board").screenshot(path=str(out / "07c-board.png"))
@@ -171,19 +139,15 @@ def main(outdir: str = "/tmp/screens") -> None:
             shot("09-log", full=True)
 
             # A two-player game with small hands, played through the API to a hand's end.
-            game = api(
-                base,
-                "/api/games",
-                {"players": ["Ana", "Ben"], "rules": {"deal": "5", "target": 60}},
-            )
-            gid = game["id"]
-            act(base, gid, type="start_hand", starter="Ana")
-            play_until(base, gid, lambda s: s["status"] != "playing")
+            api = HttpApi(base)
+            gid = api.new_game(["Ana", "Ben"], deal="5", target=60)
+            api.act(gid, "start_hand", starter="Ana")
+            api.enter(gid, HAND_OF_FIVE)
             page.goto(f"{base}/g/{gid}")
             page.locator(".tile-choice summary").first.click()
             shot("10-hand-over", full=True)
             page.locator(".tile-choice summary").first.click()
-            state = api(base, f"/api/games/{gid}")
+            state = api.state(gid)
             holders = [p for p in state["players"] if p["held"]]
             for player in holders:
                 page.get_by_label("Pips").nth(holders.index(player)).fill("13")
@@ -201,12 +165,10 @@ def main(outdir: str = "/tmp/screens") -> None:
             page.goto(f"{base}/g/{over['id']}")
             shot("14-game-over", full=True)
 
-            team = api(
-                base,
-                "/api/games",
-                {"players": ["Ana", "Ben", "Cy", "Di"], "partnership": True},
+            team = api.call(
+                "/api/games", {"players": ["Ana", "Ben", "Cy", "Di"], "partnership": True}
             )
-            act(base, team["id"], type="start_hand", starter="Cy")
+            api.act(team["id"], "start_hand", starter="Cy")
             for _ in range(9):
                 play_until(base, team["id"], lambda s, n=_: len(s["hand"]["moves"]) > n)
             page.goto(f"{base}/g/{team['id']}")

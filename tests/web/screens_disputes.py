@@ -14,17 +14,9 @@ import sys
 import tempfile
 from pathlib import Path
 
-from tests.rules.rules_table import EXAMPLE_C_MOVES as EXAMPLE_C
-from tests.web.screens import act, api, finished_game, phone, serve
-
-
-def play_moves(base: str, game_id: str, moves: list[str]) -> None:
-    for move in moves:
-        if move == "draw":
-            act(base, game_id, type="draw")
-            continue
-        tile, *end = move.split()
-        act(base, game_id, type="play", tile=tile, **({"end": end[0]} if end else {}))
+from tests.scripts import EXAMPLE_C
+from tests.tables import HttpApi
+from tests.web.screens import finished_game, phone, serve
 
 
 def main(outdir: str = "/tmp/screens-disputes") -> None:
@@ -46,10 +38,10 @@ def main(outdir: str = "/tmp/screens-disputes") -> None:
                 page.screenshot(path=str(out / f"{name}.png"), full_page=full)
                 print("saved", out / f"{name}.png")
 
-            game = api(base, "/api/games", {"players": ["Ana", "Ben", "Cy"]})
-            gid = game["id"]
-            act(base, gid, type="start_hand", starter="Ana")
-            play_moves(base, gid, EXAMPLE_C[:12])
+            api = HttpApi(base)
+            gid = api.new_game(["Ana", "Ben", "Cy"])
+            api.act(gid, "start_hand", starter="Ana")
+            api.enter(gid, EXAMPLE_C[:12])
             g = f"/g/{gid}"
             shot("01-game-playing-links", g, full=True)
             shot("02-check-empty", f"{g}/check")
@@ -60,8 +52,8 @@ def main(outdir: str = "/tmp/screens-disputes") -> None:
             shot("05-check-refused-up", f"{g}/check?tile=4-3&end=up", full=True)
             shot("06-check-no-match", f"{g}/check?tile=6-6", full=False)
             shot("07-check-played", f"{g}/check?tile=3-2")
-            play_moves(base, gid, EXAMPLE_C[12:])
-            act(base, gid, type="end_hand", remaining={"Ben": ["3-0", "6-5"], "Cy": ["3-4"]})
+            api.enter(gid, EXAMPLE_C[12:])
+            api.act(gid, "end_hand", remaining={"Ben": ["3-0", "6-5"], "Cy": ["3-4"]})
             shot("08-game-after-settle-audit", g, full=True)
             shot("09-replay-step-1", f"{g}/replay/1")
             shot("10-replay-flagged-draw", f"{g}/replay/1/17", full=True)
@@ -73,7 +65,7 @@ def main(outdir: str = "/tmp/screens-disputes") -> None:
             over = {"id": finished_game(base)}
             shot("15-game-over-links", f"/g/{over['id']}", full=True)
             shot("16-rescore-game-over", f"/g/{over['id']}/rescore", full=True)
-            view = api(base, f"/api/games/{gid}")
+            view = api.state(gid)
             watch = view.get("view_id") or view.get("watch")
             if isinstance(watch, str):
                 shot("17-watch-replay", f"/v/{watch}/replay/1/17")

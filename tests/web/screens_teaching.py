@@ -12,7 +12,9 @@ import sys
 import tempfile
 from pathlib import Path
 
-from tests.web.screens import act, api, phone, play_until, serve
+from tests.scripts import EXAMPLE_A, EXAMPLE_B, HAND_OF_FIVE
+from tests.tables import HttpApi
+from tests.web.screens import phone, serve
 
 
 def main(outdir: str = "/tmp/screens-teaching") -> None:
@@ -40,10 +42,11 @@ def main(outdir: str = "/tmp/screens-teaching") -> None:
             page.goto(base + "/practice")
             shot("02-practice-empty")
             shot("02b-practice-empty-full", full=True)
-            tap("5-5")
+            lead, second, third = EXAMPLE_B[:3]  # worked example B
+            tap(lead.button)
             shot("03-practice-lead")
-            tap("5-3")  # either side of the lone spinner: the same place, not asked
-            tap("5-2")
+            tap(second.button)  # either side of the lone spinner: the same place, not asked
+            tap(third.button)
             shot("05-practice-three")
             shot("05b-practice-three-full", full=True)
             tap("3-2")  # the left shows 3, the right 2: asked which
@@ -54,10 +57,7 @@ def main(outdir: str = "/tmp/screens-teaching") -> None:
             shot("06-practice-bad-link")
             page.goto(base + "/practice?p=5-5,5-3:left&add=1-1")
             shot("07-practice-refused")
-            page.goto(
-                base + "/practice?p=3-2,2-2:right,2-6:right,2-4:up,3-1:left,6-6:right,4-4:up,"
-                "2-5:down,1-0:left"
-            )
+            page.goto(f"{base}/practice?p={EXAMPLE_A[:9].board()}")
             shot("08-practice-example-a", full=True)
 
             page.goto(base + "/learn")
@@ -86,9 +86,9 @@ def main(outdir: str = "/tmp/screens-teaching") -> None:
             page.get_by_role("button", name="Learning mode").click()
             page.wait_for_load_state()
             shot("30-learning-lead", full=True)
-            for name in ("3-2", "2-2"):
-                tap(name)
-                page.locator("#message").get_by_text(name, exact=False).first.wait_for()
+            for move in EXAMPLE_A[:2]:
+                tap(move.button)
+                page.locator("#message").get_by_text(move.button, exact=False).first.wait_for()
             page.evaluate("window.scrollTo(0, 0)")
             shot("31-learning-after-spinner")
             shot("31b-learning-after-spinner-full", full=True)
@@ -96,13 +96,14 @@ def main(outdir: str = "/tmp/screens-teaching") -> None:
             page.locator(".notice.refused").wait_for()
             page.evaluate("window.scrollTo(0, 0)")
             shot("32-learning-refusal")
-            game = api(base, "/api/games", {"players": ["Ana", "Ben"], "rules": {"deal": "5"}})
-            act(base, game["id"], type="start_hand", starter="Ana")
-            play_until(base, game["id"], lambda s: s["status"] != "playing")
-            page.goto(f"{base}/g/{game['id']}")
+            api = HttpApi(base)
+            game_id = api.new_game(["Ana", "Ben"], deal="5")
+            api.act(game_id, "start_hand", starter="Ana")
+            api.enter(game_id, HAND_OF_FIVE)
+            page.goto(f"{base}/g/{game_id}")
             page.get_by_role("button", name="Learning mode").click()
             page.wait_for_load_state()
-            holders = [p for p in api(base, f"/api/games/{game['id']}")["players"] if p["held"]]
+            holders = [p for p in api.state(game_id)["players"] if p["held"]]
             for index, player in enumerate(holders):
                 page.get_by_label("Pips").nth(index).fill(str(3 * player["held"]))
             page.get_by_role("button", name="Check the scores").click()
@@ -111,7 +112,7 @@ def main(outdir: str = "/tmp/screens-teaching") -> None:
             shot("33-learning-settle-preview")
 
             page.set_viewport_size({"width": 844, "height": 390})
-            page.goto(base + "/practice?p=5-5,5-3:left,5-2:right")
+            page.goto(f"{base}/practice?p={EXAMPLE_B[:3].board()}")
             shot("40-practice-landscape")
             page.goto(base + "/learn/10")
             shot("41-learn-landscape")

@@ -9,8 +9,7 @@ from pathlib import Path
 import pytest
 from flask.testing import FlaskClient
 
-from tests.conftest import CSRF_TOKEN
-from tests.web.conftest import HX, Table
+from tests.tables import CSRF_TOKEN, HX, Table
 
 GZIP = {"Accept-Encoding": "gzip, deflate, br"}
 STATIC = Path(__file__).parents[2] / "static"

@@ -7,30 +7,16 @@ import re
 import pytest
 from flask import Flask
 
-from tests.rules.rules_table import EXAMPLE_C_MOVES as EXAMPLE_C
-
-from .conftest import Table, text
+from tests.scripts import AUDITED_HAND, EXAMPLE_C
+from tests.tables import Table, text
 
 # Worked example C of RULES.md: Ana, Ben and Cy; Ana leads and goes out at move 20; Ben draws at
 # move 17 and plays 4-5 at once; Ben keeps 6-5 and 1-1, Cy 3-4.
 
 
-def enter(table: Table, moves: list[str]) -> None:
-    for move in moves:
-        response = table.draw() if move == "draw" else table.play(*move.split())
-        assert response.status_code == 303, (move, text(response)[:200])
-
-
-@pytest.fixture
-def playing(table: Table) -> Table:
-    table.create("Ana", "Ben", "Cy")
-    table.start(leader="0")
-    return table
-
-
 @pytest.fixture
 def hand_c(playing: Table) -> Table:
-    enter(playing, EXAMPLE_C)
+    playing.enter(EXAMPLE_C)
     return playing
 
 
@@ -281,10 +267,7 @@ def test_audit_possible(table: Table) -> None:
     # still holds 5-6 at the end, which fitted then — but it may have been one of the two drawn.
     table.create("Ana", "Ben", "", deal="5")
     table.start(leader="0")
-    table.play("5-4")
-    table.draw(2)
-    enter(table, ["4-1 right", "5-3 left", "1-2 right", "3-0 left", "2-2 right", "0-6 left"])
-    enter(table, ["2-3 right", "6-6 left"])
+    table.enter(AUDITED_HAND)
     response = table.settle(step="confirm", tiles_1=["5-6", "0-0", "1-1"])
     assert response.status_code == 303
     shown = text(table.page())

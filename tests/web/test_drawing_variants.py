@@ -2,18 +2,14 @@
 
 from __future__ import annotations
 
-from webapp.rules import Arm, GameState, Options, Play, StartHand, Tile
+from tests.scripts import EXAMPLE_G, EXAMPLE_H, Script
+from webapp.rules import GameState, Options, StartHand
 from webapp.ui.layouts import draw_layout
 
-EXAMPLE_H = [("6-4", None), ("4-4", "right"), ("4-2", "right"), ("4-1", "up")]
-EXAMPLE_H += [("6-6", "left"), ("6-3", "left"), ("6-5", "6-6 up"), ("2-1", "right")]
 
-
-def _layout(rows, **rules):
+def _layout(script: Script, **rules):
     state = GameState.new(Options.make(["Ana", "Ben"], **rules)).apply(StartHand(0))[0]
-    for text, end in rows:
-        state = state.apply(Play(Tile.parse(text), None if end is None else Arm.parse(end)))[0]
-    return state.hand.layout
+    return script.played(state).hand.layout
 
 
 def _overlap(a, b) -> bool:
@@ -26,10 +22,10 @@ def _overlap(a, b) -> bool:
 
 
 def test_a_second_spinner_is_drawn_with_its_own_arms_and_end_marks():
-    layout = _layout(
-        [*EXAMPLE_H, ("1-1", "right"), ("1-3", "right"), ("1-0", "1-1 down")],
-        spinner="every-double",
+    then = Script(
+        "a third spinner, 1-1, and its down end", "1-1 right", "1-3 right", "1-0 1-1 down"
     )
+    layout = _layout(EXAMPLE_H + then, spinner="every-double")
     drawing = draw_layout(layout)
     assert sorted(piece.label for piece in drawing.pieces) == sorted(str(t) for t in layout.tiles)
     marks = {mark.arm: mark.pip for mark in drawing.marks}
@@ -45,9 +41,7 @@ def test_a_second_spinner_is_drawn_with_its_own_arms_and_end_marks():
 
 
 def test_muggins_draws_a_line_with_two_end_marks():
-    layout = _layout(
-        [("4-4", None), ("4-1", "right"), ("4-6", "left"), ("1-1", "right")], preset="muggins"
-    )
+    layout = _layout(EXAMPLE_G[:4], preset="muggins")
     drawing = draw_layout(layout)
     assert sorted(mark.arm for mark in drawing.marks) == ["left", "right"]
     assert not any("spinner" in piece.classes for piece in drawing.pieces)

@@ -5,28 +5,23 @@ from __future__ import annotations
 
 import re
 
-from tests.conftest import CSRF_TOKEN
+from tests.scripts import FIX_KEPT, FIX_STOPPED, Script
+from tests.tables import CSRF_TOKEN, Table, text
 
-from .conftest import Table, text
-
-# Ana leads 6-4 (+10); Cy's 3-5 at move 6 makes 0 + 5 (+5). Move 3 was really 6-5.
-KEPT = [("6-4", None), ("4-1", "right"), ("6-0", "left"), ("1-2", "right")]
-KEPT += [("2-3", "right"), ("3-5", "right")]
-# Move 5 (Ben's 0-3 on the left) needs the 0 that move 3 left open.
-STOPPED = [("6-4", None), ("4-1", "right"), ("6-0", "left"), ("1-2", "right")]
-STOPPED += [("0-3", "left"), ("2-5", "right")]
+# The hands of tests/scripts.py: in FIX_KEPT, Ana leads 6-4 (+10) and Cy's 3-5 at move 6 makes
+# 0 + 5 (+5); move 3 was really 6-5. In FIX_STOPPED, move 5 (Ben's 0-3 on the left) needs the
+# 0 that move 3 left open.
 
 
-def played(table: Table, plays: list[tuple[str, str | None]]) -> Table:
+def played(table: Table, script: Script) -> Table:
     table.create("Ana", "Ben", "Cy")
     table.start(0)
-    for tile, end in plays:
-        assert table.play(tile, end).status_code == 303
+    table.enter(script)
     return table
 
 
 def test_the_log_lists_the_hand_as_it_stands_with_a_fix_link_per_move(table: Table) -> None:
-    played(table, KEPT)
+    played(table, FIX_KEPT)
     page = table.page().text
     links = re.findall(rf'href="/g/{table.game_id}/fix/(\d+)"', page)
     assert links == ["1", "2", "3", "4", "5", "6"]
@@ -36,7 +31,7 @@ def test_the_log_lists_the_hand_as_it_stands_with_a_fix_link_per_move(table: Tab
 
 
 def test_the_fix_page_shows_the_move_the_layout_then_and_every_tile(table: Table) -> None:
-    played(table, KEPT)
+    played(table, FIX_KEPT)
     page = table.client.get(f"{table.url}/fix/3")
     assert page.status_code == 200
     words = text(page)
@@ -52,7 +47,7 @@ def test_the_fix_page_shows_the_move_the_layout_then_and_every_tile(table: Table
 def test_choosing_a_tile_shows_each_end_it_fitted_with_its_points_and_effect_R5(
     table: Table,
 ) -> None:
-    played(table, [*KEPT[:2], ("6-0", "left"), ("1-2", "right")])
+    played(table, FIX_KEPT[:4])
     # Before move 4 the ends were 0 (left) and 1 (right): 1-0 fitted both.
     words = text(table.client.get(f"{table.url}/fix/4?tile=1-0"))
     assert "Where did 1-0 go?" in words
@@ -66,7 +61,7 @@ def test_choosing_a_tile_shows_each_end_it_fitted_with_its_points_and_effect_R5(
 
 
 def test_fixing_a_tile_three_moves_back_keeps_the_later_moves_and_says_so(table: Table) -> None:
-    played(table, KEPT)
+    played(table, FIX_KEPT)
     response = table.post("fix/3", what="play", tile="6-5", end="left")
     assert response.status_code == 303 and response.location == table.url
     words = text(table.page())
@@ -78,7 +73,7 @@ def test_fixing_a_tile_three_moves_back_keeps_the_later_moves_and_says_so(table:
 
 
 def test_a_later_move_that_no_longer_fits_is_named_and_taken_back(table: Table) -> None:
-    played(table, STOPPED)
+    played(table, FIX_STOPPED)
     table.post("fix/3", what="play", tile="6-5", end="left")
     words = text(table.page())
     assert (
@@ -110,7 +105,7 @@ def test_a_draw_a_pass_or_nothing_at_all_R6_R7(table: Table) -> None:
 
 
 def test_a_refused_fix_says_why_on_the_fix_page_and_changes_nothing(table: Table) -> None:
-    played(table, KEPT)
+    played(table, FIX_KEPT)
     seq = table.seq
     response = table.post("fix/3", what="play", tile="1-2", end="left")
     assert response.status_code == 422
@@ -123,7 +118,7 @@ def test_a_refused_fix_says_why_on_the_fix_page_and_changes_nothing(table: Table
 
 
 def test_a_stale_fix_is_409_and_applies_nothing(table: Table) -> None:
-    played(table, KEPT)
+    played(table, FIX_KEPT)
     seq = table.seq
     table.undo()
     response = table.post("fix/3", seq=seq, what="play", tile="6-5", end="left")
@@ -133,7 +128,7 @@ def test_a_stale_fix_is_409_and_applies_nothing(table: Table) -> None:
 
 
 def test_only_the_hand_being_played_has_moves_to_fix(table: Table) -> None:
-    played(table, KEPT)
+    played(table, FIX_KEPT)
     assert table.client.get(f"{table.url}/fix/7").status_code == 404
     view_id = table.store.get(table.game_id).view_id
     assert table.client.get(f"/v/{view_id}/fix/3").status_code in (404, 405)
@@ -142,7 +137,7 @@ def test_only_the_hand_being_played_has_moves_to_fix(table: Table) -> None:
 
 
 def test_the_replay_shows_the_hand_as_corrected_and_the_correction(table: Table) -> None:
-    played(table, STOPPED)
+    played(table, FIX_STOPPED)
     table.post("fix/3", what="play", tile="6-5", end="left")
     words = text(table.client.get(f"{table.url}/replay/1/3", follow_redirects=True))
     assert "Move 3 Cy played 6-5 on the left end" in words
@@ -150,7 +145,7 @@ def test_the_replay_shows_the_hand_as_corrected_and_the_correction(table: Table)
 
 
 def test_a_stale_fix_of_a_move_that_is_gone_says_so_with_a_409(table: Table) -> None:
-    played(table, KEPT)
+    played(table, FIX_KEPT)
     seq = table.seq
     for _ in range(3):
         table.undo()
@@ -161,7 +156,7 @@ def test_a_stale_fix_of_a_move_that_is_gone_says_so_with_a_409(table: Table) -> 
 
 
 def test_a_settled_hand_has_no_fix_links_and_no_fix_page(table: Table) -> None:
-    played(table, KEPT)
+    played(table, FIX_KEPT)
     table.play_out()
     assert table.state.hand is not None and table.state.hand.end is not None
     hand = table.state.hand
@@ -176,7 +171,7 @@ def test_a_settled_hand_has_no_fix_links_and_no_fix_page(table: Table) -> None:
 
 
 def test_fixing_the_lead_offers_it_as_a_lead_and_no_draw_or_pass_R4(table: Table) -> None:
-    played(table, KEPT[:3])
+    played(table, FIX_KEPT[:3])
     words = text(table.client.get(f"{table.url}/fix/1?tile=6-5"))
     # R4: any tile leads; R11: 6 + 5 = 11 scores nothing.
     assert "Lead 6-5 Lead it 0 points 6 + 5 = 11" in words

@@ -11,12 +11,15 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from werkzeug.test import EnvironBuilder
 
-from tests.conftest import CSRF_TOKEN
+from tests.tables import CSRF_TOKEN
 
+# Every example of a test is sent to the same app and the same game, made once by the
+# function-scoped fixtures: on purpose, as what is checked is that nothing sent changes them.
 FUZZ = settings(
-    max_examples=100,
-    deadline=None,
-    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+    suppress_health_check=[
+        *settings.default.suppress_health_check,
+        HealthCheck.function_scoped_fixture,
+    ],
 )
 WORDS = ["type", "tile", "end", "seq", "count", "remaining", "starter", "player", "leader"]
 VALUES = st.sampled_from(

@@ -15,7 +15,8 @@ from typing import Any
 
 import pytest
 
-from tests.web.golden_games import GOLDEN, answers, make_app
+from tests.conftest import AppMaker
+from tests.web.golden_games import GOLDEN, answers
 
 GAMES: list[dict[str, Any]] = json.loads(GOLDEN.read_text())
 
@@ -39,11 +40,9 @@ def first_difference(found: Any, expected: Any, where: str = "") -> str | None:
 @pytest.mark.parametrize("cold", [False, True], ids=["warm", "fresh process each action"])
 @pytest.mark.parametrize("game", GAMES, ids=[game["name"] for game in GAMES])
 def test_a_recorded_game_gets_the_same_answers_as_when_it_was_recorded(
-    game: dict[str, Any], cold: bool, tmp_path: Path
+    game: dict[str, Any], cold: bool, tmp_path: Path, make_app: AppMaker
 ) -> None:
-    app = make_app(tmp_path / "games.sqlite3")
-    try:
-        found = answers(app, game, cold)
-    finally:
-        app.extensions["allfives_store"].close()
+    # On SQLite, as when the answers were recorded (golden_games.py).
+    app = make_app(DATABASE=f"sqlite:///{tmp_path / 'games.sqlite3'}")
+    found = answers(app, game, cold)
     assert first_difference(found, game["answers"]) is None

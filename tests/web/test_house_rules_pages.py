@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from tests.conftest import CSRF_TOKEN
-
-from .conftest import Table, text
+from tests.scripts import EXAMPLE_G, EXAMPLE_H
+from tests.tables import CSRF_TOKEN, Table, text
 
 
 def test_the_highest_double_leads_through_the_forms(table: Table) -> None:
@@ -26,10 +25,7 @@ def test_a_later_spinners_end_is_chosen_by_its_name(table: Table) -> None:
     """R17: the picker's choice posts '6-6 up', and the log says it."""
     table.create("Ana", "Ben", preset="five-up")
     table.start(0)
-    for tile, end in [("6-4", None), ("4-4", None), ("4-2", None), ("4-1", "up")]:
-        table.play(tile, end)
-    for tile in ("6-6", "6-3"):
-        table.play(tile)
+    table.enter(EXAMPLE_H[:6])
     # 6-5 fits only the 6-6's up and down, both empty: mirror images, so it is not asked.
     assert "choose" not in table.play("6-5").location
     page = table.page()
@@ -54,10 +50,7 @@ def test_rescore_names_the_play_the_other_rules_refuse(table: Table) -> None:
     """Example H under five-up rescored as seed: the 6-5 on 6-6 up is refused (R9)."""
     table.create("Ana", "Ben", preset="five-up")
     table.start(0)
-    for tile, end in [("6-4", None), ("4-4", None), ("4-2", None), ("4-1", "up")]:
-        table.play(tile, end)
-    for tile, end in [("6-6", None), ("6-3", None), ("6-5", "6-6 up")]:
-        table.play(tile, end)
+    table.enter(EXAMPLE_H[:7])
     page = table.client.get(f"{table.url}/rescore?preset=seed")
     assert page.status_code == 200
     shown = text(page)
@@ -68,13 +61,13 @@ def test_rescore_names_the_play_the_other_rules_refuse(table: Table) -> None:
 
 def test_the_practice_board_plays_a_presets_rules(client) -> None:
     """R17: the practice board under Muggins refuses up; under Five Up a later spinner opens."""
-    muggins = "/practice?rules=muggins&p=4-4,4-1:right,4-6:left"
+    muggins = f"/practice?rules=muggins&p={EXAMPLE_G[:3].board()}"
     refused = client.get(muggins + "&add=4-3:up")
     assert refused.status_code == 422
     assert "with no spinner (Muggins)" in text(refused) and "Rule R17" in text(refused)
     assert 'name="rules" value="muggins"' in client.get(muggins).text
-    board = "6-4,4-4:right,4-2:right,4-1:up,6-6:left,6-3:left"
-    added = client.get(f"/practice?rules=five-up&p={board}&add=6-5:6-6 up")
+    board, seventh = EXAMPLE_H[:6].board(), EXAMPLE_H[6].step()
+    added = client.get(f"/practice?rules=five-up&p={board}&add={seventh}")
     assert added.status_code == 303 and "rules=five-up" in added.location
     page = client.get(added.location)
     assert "3 + 2 + 1 + 5 = 11" in text(page)

@@ -11,11 +11,10 @@ from flask import Flask
 from flask.testing import FlaskClient
 from werkzeug.test import TestResponse
 
-from tests.conftest import CSRF_TOKEN
+from tests.scripts import HAND_OF_FIVE
+from tests.tables import CSRF_TOKEN, HX, Table, text
 from webapp.rules import Status
 from webapp.rules.options import OPTION_SPECS, PRESET_LIST
-
-from .conftest import HX, Table, text
 
 # --- home, rules, new game ------------------------------------------------------------------------
 
@@ -178,13 +177,6 @@ def test_random_pick_starts_the_hand(table: Table) -> None:
 
 
 # --- playing tiles --------------------------------------------------------------------------------
-
-
-@pytest.fixture
-def playing(table: Table) -> Table:
-    table.create("Ana", "Ben", "Cy")
-    table.start(leader="0")
-    return table
 
 
 def test_picker_shows_all_28_tiles_by_name(playing: Table) -> None:
@@ -409,10 +401,11 @@ def test_undo_shows_what_it_undoes_and_takes_it_back(playing: Table) -> None:
 
 
 def _hand_over(table: Table, **options: str) -> Table:
-    """Two players, five tiles each: Ana goes out; Ben, with 15 points, holds one tile."""
+    """HAND_OF_FIVE: two players, five tiles each: Ana goes out; Ben, with 15 points, holds one
+    tile."""
     table.create("Ana", "Ben", "", deal="5", **options)
     table.start(leader="0")
-    table.play_out()
+    table.enter(HAND_OF_FIVE)
     assert table.state.status is Status.HAND_OVER
     assert table.state.scores == (0, 15)
     return table
@@ -684,7 +677,7 @@ def test_partnership_scores_by_team(table: Table) -> None:
 def test_the_log_of_a_long_game_lists_every_hand_newest_first(table: Table) -> None:
     """Hands before the last two keep their heading, replay link and audit (drawn once per
     settlement); the last two list their actions. Undoing a settlement takes its audit away."""
-    from tests.bench.load import scripted_actions
+    from tests.scripts import scripted_actions
 
     table.create("Ana", "Ben", "Cy", target="10000")
     actions = scripted_actions(random.Random(3), 3, 400)

@@ -5,41 +5,12 @@ an edit id or a token stored by a cache; rate limits with a friendly 429."""
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
-from typing import Any
 
 import pytest
-from flask import Flask
 from flask.testing import FlaskClient
 
-from tests.conftest import CSRF_TOKEN
-from webapp import create_app
-
-from .conftest import text
-
-AppMaker = Callable[..., Flask]
-
-
-@pytest.fixture
-def make_app(database_url: str) -> Iterator[AppMaker]:
-    made: list[Flask] = []
-
-    def make(**config: Any) -> Flask:
-        base = {"TESTING": True, "DATABASE": database_url, "SECRET_KEY": "test"}
-        app = create_app({**base, **config})
-        made.append(app)
-        return app
-
-    yield make
-    for app in made:
-        app.extensions["allfives_store"].close()
-
-
-def device(app: Flask) -> FlaskClient:
-    client = app.test_client()
-    with client.session_transaction() as session:
-        session["csrf_token"] = CSRF_TOKEN
-    return client
+from tests.conftest import AppMaker
+from tests.tables import CSRF_TOKEN, device, text
 
 
 def share_urls(html: str) -> list[str]:

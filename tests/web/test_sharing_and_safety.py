@@ -10,16 +10,8 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from tests.conftest import CSRF_TOKEN
-
-from .conftest import HX, Table, text
-
-
-@pytest.fixture
-def playing(table: Table) -> Table:
-    table.create("Ana", "Ben", "Cy")
-    table.start(0)
-    return table
+from tests.scripts import HAND_OF_FIVE
+from tests.tables import CSRF_TOKEN, HX, Table, text
 
 
 def view_id(table: Table) -> str:
@@ -50,7 +42,7 @@ def test_the_view_link_shows_the_live_game_and_nothing_to_change(playing: Table)
 def test_the_view_link_says_what_the_table_is_doing_not_what_to_enter(table: Table) -> None:
     table.create("Ana", "Ben", deal="5")
     table.start(0)
-    table.play_out()
+    table.enter(HAND_OF_FIVE)  # Ana goes out: Ben's pips are to be counted
     watched = text(table.client.get(f"/v/{view_id(table)}"))
     assert "the table is counting what each player holds" in watched
     assert "enter the pips" not in watched and "Settle hand" not in watched

@@ -6,7 +6,7 @@ from pathlib import Path
 
 from flask.testing import FlaskClient
 
-from tests.web.conftest import text
+from tests.tables import text
 from webapp.home.shell import static_version
 
 

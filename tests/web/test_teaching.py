@@ -10,11 +10,10 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from tests.conftest import CSRF_TOKEN
+from tests.scripts import EXAMPLE_A, HAND_OF_FIVE
+from tests.tables import CSRF_TOKEN, HX, Table, text
 from webapp.rules import IllegalAction, Status
 from webapp.teaching import lesson
-
-from .conftest import HX, Table, text
 
 RULE_IDS = [f"R{n}" for n in range(1, 17)] + ["R13p"]
 
@@ -30,13 +29,6 @@ def no_inline_script_or_style(page: str) -> bool:
 
 
 # --- learning mode -------------------------------------------------------------------------------
-
-
-@pytest.fixture
-def playing(table: Table) -> Table:
-    table.create("Ana", "Ben", "Cy")
-    table.start(leader="0")
-    return table
 
 
 def learning(table: Table, on: bool) -> None:
@@ -148,7 +140,7 @@ def test_learning_mode_explains_the_rounding_before_a_hand_is_settled(table: Tab
     table.create("Ana", "Ben", deal="5")
     table.start(leader="0")
     learning(table, True)
-    table.play_out()
+    table.enter(HAND_OF_FIVE)
     assert table.state.status is Status.HAND_OVER
     preview = f"{table.url}/settle/preview"
     shown = text(table.client.get(preview, query_string={"pips_1": "3"}))
@@ -310,7 +302,7 @@ def test_an_empty_tap_on_the_empty_board_is_refused(client: FlaskClient) -> None
 
 def test_a_whole_game_can_be_built_on_the_practice_board(client: FlaskClient) -> None:
     url = "/practice"
-    for tap in ["3-2", "2-2", "2-6", "2-4:up", "3-1", "6-6", "4-4:up", "2-5:down", "1-0"]:
+    for tap in (move.step() for move in EXAMPLE_A[:9]):
         separator = "&" if "?" in url else "?"
         response = client.get(f"{url}{separator}add={tap}")
         assert response.status_code == 303, (tap, text(response))

@@ -29,16 +29,17 @@ from flask import Flask, template_rendered
 from flask.testing import FlaskClient
 from jinja2 import Template
 
-from tests.conftest import CSRF_TOKEN
-from tests.rules.rules_table import EXAMPLE_C_MOVES as EXAMPLE_C
+from tests.scripts import EXAMPLE_C as EXAMPLE_C_SCRIPT
+from tests.tables import CSRF_TOKEN, HX, Table
 from webapp.rules import DOUBLE_SIX, Arm, Status, from_dict
 from webapp.rules.history import replay
 from webapp.store import Snapshot, Store, options_from_dict
 from webapp.teaching import lesson
 from webapp.web.game import Table as RequestTable
 
-from .conftest import HX, Table
 from .golden_games import GOLDEN
+
+EXAMPLE_C = [str(move) for move in EXAMPLE_C_SCRIPT]  # worked example C, as tapped
 
 FLASK_NAMES = frozenset({"g", "request", "session", "config"})
 RECORDED = ("random 0", "random 4", "stored Ck8kgu7wYRLLib6Ix38rmg", "random 2")

@@ -23,7 +23,7 @@ from babel.support import Translations
 from flask import Flask
 from flask.testing import FlaskClient
 
-from tests.web.conftest import Table, text
+from tests.tables import Table, text
 from webapp.i18n.words import say
 from webapp.rules import Draw, GameState, Options, Play, StartHand, Tile
 from webapp.rules.audit import Audit
