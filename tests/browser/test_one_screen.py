@@ -22,6 +22,9 @@ NAMES = ["Alejandro", "Benedicta", "Cy"]
 
 
 def on_screen(page: Page, locator: Locator, what: str) -> None:
+    # A region swapped out of band is replaced, not changed: wait (retrying) until the new one
+    # is drawn before measuring where it is.
+    expect(locator, f"{what} is not shown").to_be_visible()
     box = locator.bounding_box()
     assert box is not None, f"{what} is not shown"
     height = page.viewport_size["height"] if page.viewport_size else 0
