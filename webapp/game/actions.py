@@ -11,7 +11,6 @@ and refusals all come from ``webapp.rules``.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import Any
 
 from flask import redirect, render_template, request, session, url_for
 from flask.typing import ResponseReturnValue
@@ -35,6 +34,7 @@ from ..web.game import Table, store
 from ..web.htmx import is_htmx
 from . import bp, screen, settling
 from .notice import Notice, outcome_notice, refusal_notice, saved_notice, stale_notice
+from .regions import Entry
 from .views import show
 
 #: How a page answers a submission that changed nothing: with its notice and HTTP status.
@@ -95,14 +95,13 @@ def _resent(stale: StaleRevision, action: Action) -> bool:
     return bool(stored == sent)
 
 
-def on_screen(table: Table, settle: Mapping[int, Any] | None = None) -> Refused:
+def on_screen(table: Table, settle: Mapping[int, Entry] | None = None) -> Refused:
     """The game screen's answer to a submission that changed nothing: with htmx, a refusal
     changes only the notice (what was typed stays); a stale one shows the game as it is."""
 
     def answer(notice: Notice, status: int) -> ResponseReturnValue:
-        regions = ("notice",) if status == 422 else None
-        if regions:
-            return show(table, notice, settle=settle, status=status, regions=regions)
+        if status == 422:
+            return show(table, notice, settle=settle, status=status, regions=("notice",))
         return show(table, notice, status=status)
 
     return answer

@@ -12,14 +12,11 @@ from ..rules import (
     GameState,
     RuleError,
     Status,
-    Tile,
     deduced_pips,
 )
 from ..ui.labels import rounding_reasons
 from .regions import Entry, Preview
 from .screen import preview_of
-
-Reports = dict[int, int | list[Tile]]
 
 
 def entered(state: GameState) -> dict[int, Entry]:
