@@ -3,8 +3,11 @@
    - Nothing lost: an action (a form posting to /g/<id>/… with a `seq` field) whose request
      fails, times out or meets a 502/503/504 is kept in localStorage with its exact fields and
      sent again, in order, when the connection is back. The line #sync says what is waiting.
-   - [data-guard]: a control that ignores a click whose press began before it was shown, or that
-     comes within GUARD_MS of it being shown (the second tap of a double tap).
+   - One tap, one action: a tap on a control that lands within GUARD_MS of the tap before it, at
+     the same spot, is the second tap of a double tap and is ignored, whatever the first tap
+     put under the finger (an end choice, the picker after a choice, the next hand's panel).
+   - [data-guard]: a control that also ignores a click whose press began before it was shown,
+     or that comes within GUARD_MS of it being shown (a person reads the question first).
    - form[data-persist="<key>"]: its inputs are kept as they are typed and put back after a
      reload or a swap; dropped once a form with that key is submitted successfully.
    - [data-points] on a swapped-in notice: a short vibration when it is more than 0.
@@ -270,8 +273,11 @@
   window.addEventListener("offline", showWaiting);
   window.setInterval(flush, RETRY_MS);
 
-  // --- no accidental entries: [data-guard] ---------------------------------------------------
+  // --- no accidental entries: one tap, one action; [data-guard] -----------------------------
 
+  var TAP_SLOP_PX = 24; // a finger tapping twice lands within this of where it first did
+  var CONTROL = "button, a[href], input[type=submit]"; // what enters or leads somewhere
+  var lastTap = null; // {at, x, y} of the last tap on a control
   var lastPress = -Infinity;
   var shownAt = typeof WeakMap === "function" ? new WeakMap() : null;
 
@@ -283,9 +289,28 @@
     found.forEach(function (el) { if (!shownAt.has(el)) shownAt.set(el, now); });
   }
 
+  function block(event) {
+    event.preventDefault();
+    event.stopImmediatePropagation();
+  }
+
+  // The second tap of a double tap: close in time and place to the tap before it. Each tap of
+  // a quick series counts from the one before, so a triple tap is one tap too.
+  function doubleTap(event) {
+    var tap = { at: event.timeStamp, x: event.clientX, y: event.clientY };
+    var before = lastTap;
+    lastTap = tap;
+    return before !== null && tap.at - before.at < GUARD_MS &&
+      Math.abs(tap.x - before.x) <= TAP_SLOP_PX && Math.abs(tap.y - before.y) <= TAP_SLOP_PX;
+  }
+
   document.addEventListener("pointerdown", function (event) { lastPress = event.timeStamp; }, true);
   document.addEventListener("click", function (event) {
-    var guarded = event.target.closest && event.target.closest("[data-guard]");
+    var control = event.target.closest && event.target.closest(CONTROL);
+    if (!control) return;
+    var byPointer = event.detail > 0; // keyboard clicks have no press and no place
+    if (byPointer && doubleTap(event)) { block(event); return; }
+    var guarded = control.closest("[data-guard]");
     if (!guarded || !shownAt) return;
     var shown = shownAt.get(guarded);
     if (shown === undefined) {
@@ -294,11 +319,8 @@
       shownAt.set(guarded, shown);
     }
     var early = performance.now() - shown < GUARD_MS;
-    var pressedBefore = event.detail > 0 && lastPress < shown; // keyboard clicks have no press
-    if (early || pressedBefore) {
-      event.preventDefault();
-      event.stopImmediatePropagation();
-    }
+    var pressedBefore = byPointer && lastPress < shown;
+    if (early || pressedBefore) block(event);
   }, true);
 
   // --- settlement survives a reload: form[data-persist] --------------------------------------

@@ -235,3 +235,39 @@ def _hands_until_a_score_has_three_digits(names: list[str]) -> list[dict[str, An
                     reports[seat] = sum(tile.pips for tile in mine)
             apply(EndHand.of(reports))
     return actions
+
+
+LANDSCAPES = {"740x360": {"width": 740, "height": 360}, "844x390": {"width": 844, "height": 390}}
+# Ana leads 5-5; 5-1 left and 1-6 left, 5-2 right and 2-6 right: the ends are 6, 6 and the
+# spinner's 5s, so Ana's 6-5 fits three places (left, right, up: down is up's twin, R10).
+THREE_ENDS = ["5-5", "5-1 left", "5-2 right", "1-6 left", "2-6 right"]
+
+
+@pytest.mark.parametrize("size", list(LANDSCAPES))
+def test_a_phone_on_its_side_shows_every_end_to_choose_and_cancel(
+    browser: Any, api: HttpApi, live_server: str, size: str
+) -> None:
+    context = browser.new_context(viewport=LANDSCAPES[size], device_scale_factor=2, has_touch=True)
+    page = context.new_page()
+    try:
+        game_id = api.new_game(["Ana", "Ben", "Cy"])
+        api.act(game_id, "start_hand", starter="Ana")
+        for move in THREE_ENDS:
+            tile, _, end = move.partition(" ")
+            api.act(game_id, "play", tile=tile, **({"end": end} if end else {}))
+        page.goto(f"{live_server}/g/{game_id}")
+        with page.expect_response(lambda answer: answer.url.endswith("/play")):
+            tile_button(page, "6-5").click()
+        ends = page.locator("#work .choice-button")
+        expect(ends).to_have_count(3)
+        for index, arm in enumerate(["Left", "Right", "Up"]):
+            expect(ends.nth(index)).to_contain_text(arm)
+            on_screen(page, ends.nth(index), f"the end {arm}")
+            box = ends.nth(index).bounding_box()
+            assert box and box["height"] >= 44 and box["width"] >= 44, f"{arm} is under 44 px"
+        on_screen(page, page.get_by_role("link", name="Cancel"), "Cancel")
+        on_screen(page, page.locator("#controls"), "Draw / Pass / Undo")
+        assert page.evaluate("window.scrollY") == 0
+        page.screenshot(path=f"/tmp/landscape-{size}.png")
+    finally:
+        context.close()
