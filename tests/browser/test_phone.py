@@ -508,12 +508,13 @@ def test_the_app_can_be_installed_and_opens_with_the_network_off(
     offline_phone.goto(f"{live_server}/g/{game}")  # the copy kept on the phone
     expect(tile(offline_phone, "6-6")).to_be_enabled()
     tile(offline_phone, "6-6").click()  # and a tap there waits like any other
-    expect(sync_line(offline_phone)).to_have_text("Not saved — offline, 1 play waiting")
+    expect(said(offline_phone)).to_have_text("Not saved — this phone is offline")
+    expect(waiting(offline_phone)).to_have_text(["Ana: 6-6 — not saved yet"])
     offline_phone.goto(live_server + "/rules?never-seen")
     expect(offline_phone.get_by_role("heading", name="This phone is offline")).to_be_visible()
 
     context.set_offline(False)  # any page of the app sends what waits
-    expect(sync_line(offline_phone)).to_have_text("Saved")
+    expect(said(offline_phone)).to_have_text("Saved")
     assert played(api.state(game)) == ["6-6"]
     offline_phone.goto(f"{live_server}/g/{game}")
     expect(tile(offline_phone, "6-6")).to_be_disabled()
