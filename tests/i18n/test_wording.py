@@ -93,6 +93,12 @@ def test_a_refused_pass_is_not_headed_as_a_refused_play_in_lao(table: Table) -> 
     assert "ລົງ" not in heading.group(1)
 
 
+def test_lao_heads_a_refused_fix_of_any_kind_as_not_possible(app: Flask) -> None:
+    """Fixing a move offers draws, passes and removals too: "Not allowed: …" heads them all."""
+    with app.test_request_context(), force_locale("lo"):
+        assert "ລົງ" not in gettext("Not allowed: %(reason)s", reason="")
+
+
 def test_a_real_plays_log_line_names_its_end_as_a_sentence_does(app: Flask) -> None:
     """R11: Ana leads 6-4, Ben's 4-1 fits only the right end: 6 + 1 = 7, no score."""
     game = GameState.new(Options.make(["Ana", "Ben"]))
