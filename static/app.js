@@ -2,7 +2,9 @@
 
    - Nothing lost: an action (a form posting to /g/<id>/… with a `seq` field) whose request
      fails, times out or meets a 502/503/504 is kept in localStorage with its exact fields and
-     sent again, in order, when the connection is back. The line #sync says what is waiting.
+     sent again, in order, when the connection is back. The line #sync says what is waiting:
+     each play's tile and who played it. Every sentence it says is rendered by the server, in
+     the reader's language, as a data attribute (_base/sync.html, _base/device.html).
    - One tap, one action: a tap on a control that lands within GUARD_MS of the tap before it, at
      the same spot, is the second tap of a double tap and is ignored, whatever the first tap
      put under the finger (an end choice, the picker after a choice, the next hand's panel).
@@ -45,15 +47,36 @@
     } catch (e) { /* nothing to do: the page still works, it just will not remember */ }
   }
 
-  // --- the status line ----------------------------------------------------------------------
+  // --- the status line, in the reader's language ------------------------------------------
 
   var hideTimer = null;
 
-  function say(text, tone, linger) {
+  // A sentence the page holds in a data-say-* attribute of `holder` (#sync, the wake-lock
+  // note), its {placeholders} filled in: JavaScript never writes a word of its own.
+  function words(holder, key, fill) {
+    // "chooseFirst" is data-say-choose-first
+    var text = (holder && holder.dataset["say" + key.charAt(0).toUpperCase() + key.slice(1)]) || "";
+    Object.keys(fill || {}).forEach(function (name) {
+      text = text.replace("{" + name + "}", function () { return String(fill[name]); });
+    });
+    return text;
+  }
+
+  function part(tag, className, text) {
+    var element = document.createElement(tag);
+    element.className = className;
+    if (text) element.textContent = text;
+    return element;
+  }
+
+  // say("saved", "saved", 4000): the sentence data-say-saved of #sync, in its tone; `extra` (the
+  // plays waiting) is shown under it.
+  function say(key, tone, linger, fill, extra) {
     var line = document.getElementById("sync");
     if (!line) return;
     window.clearTimeout(hideTimer);
-    line.textContent = text;
+    line.replaceChildren(part("span", "sync-text", words(line, key, fill)));
+    if (extra) line.appendChild(extra);
     line.className = "sync " + tone;
     line.hidden = false;
     if (linger) {
@@ -61,16 +84,12 @@
     }
   }
 
-  function plays(n) {
-    return n + (n === 1 ? " play" : " plays") + " waiting";
-  }
-
   // --- nothing lost: the queue of actions not yet answered ----------------------------------
 
   var queue = load(QUEUE_KEY, []);
   if (!Array.isArray(queue)) queue = [];
   var sending = false;
-  var lastProblem = "";
+  var lastProblem = ""; // why the last sending failed: a key of #sync's sentences
   // Entries tapped one after another on the same screen carry the same seq. When the one before
   // was applied and moved the game on by exactly one revision, the next is sent at the new one:
   // the server's revision check still refuses it if anyone else's play came in between.
@@ -100,8 +119,39 @@
     save(QUEUE_KEY, queue.length ? queue : null);
   }
 
+  function fieldOf(entry, name) {
+    var found = "";
+    entry.fields.forEach(function (field) { if (field[0] === name) found = field[1]; });
+    return found;
+  }
+
+  // What a waiting entry is, as the player tapped it: a play is its tile and the player whose
+  // turn the screen showed, named only for the first entry tapped on that screen (the screen
+  // does not move on offline, so it cannot say whose turn the next one was); another action is
+  // its button's label ("Draw", "Undo: …").
+  function describe(entry, submitter) {
+    var tile = fieldOf(entry, "tile");
+    if (tile) {
+      var seq = fieldOf(entry, "seq");
+      var first = !queue.some(function (kept) { return fieldOf(kept, "seq") === seq; });
+      var turn = document.querySelector("#scores .to-play");
+      return { who: first && turn ? turn.textContent.trim() : "", what: "" };
+    }
+    if (!submitter) return { who: "", what: "" };
+    var label = submitter.getAttribute("aria-label");
+    if (!label) {
+      label = "";
+      submitter.childNodes.forEach(function (node) { // "Draw", not its "7 left"
+        if (node.nodeName !== "SMALL") label += node.textContent;
+      });
+    }
+    return { who: "", what: label.trim() };
+  }
+
   function enqueue(entry, problem) {
-    queue.push({ path: entry.path, fields: entry.fields, at: Date.now() });
+    queue.push({
+      path: entry.path, fields: entry.fields, at: Date.now(), who: entry.who, what: entry.what,
+    });
     remember();
     lastProblem = problem;
     showWaiting();
@@ -118,25 +168,47 @@
     });
   }
 
+  // The tile as the picker draws it, when the picker is on this page.
+  function picture(tile) {
+    var found = null;
+    document.querySelectorAll("#work button[name=tile]").forEach(function (button) {
+      if (button.value === tile && !found) found = button.querySelector("svg");
+    });
+    return found ? found.cloneNode(true) : null;
+  }
+
+  // Under the status line: how many wait, and each one, "Ana: 6-4 — not saved yet".
+  function waitingList() {
+    var line = document.getElementById("sync");
+    var list = part("span", "sync-plays");
+    if (queue.length > 1) {
+      list.appendChild(part("span", "sync-count", words(line, "count", { count: queue.length })));
+    }
+    queue.forEach(function (entry) {
+      var tile = fieldOf(entry, "tile");
+      var what = tile || entry.what || "";
+      var item = part("span", "sync-play");
+      var drawn = tile && picture(tile);
+      if (drawn) item.appendChild(drawn);
+      var key = tile && entry.who ? "playBy" : "play";
+      item.appendChild(part("span", "", words(line, key, { tile: what, name: entry.who })));
+      list.appendChild(item);
+    });
+    return list;
+  }
+
   function showWaiting() {
     markWaiting();
     if (!queue.length) return;
     var why = navigator.onLine === false ? "offline" : (lastProblem || "sending");
-    if (sending && navigator.onLine !== false) {
-      say("Sending — " + plays(queue.length), "waiting");
-    } else if (paused) {
-      say(plays(queue.length) + " — choose the end first", "waiting");
-    } else if (elsewhere) {
-      say(plays(queue.length) + " — open the game to choose the end", "waiting");
-    } else {
-      say("Not saved — " + why + ", " + plays(queue.length), "waiting");
-    }
+    if (sending && navigator.onLine !== false) why = "sending";
+    else if (paused) why = "chooseFirst";
+    else if (elsewhere) why = "elsewhere";
+    say(why, "waiting", 0, null, waitingList());
   }
 
   function seqOf(entry) {
-    var seq = NaN;
-    entry.fields.forEach(function (field) { if (field[0] === "seq") seq = parseInt(field[1], 10); });
-    return seq;
+    return parseInt(fieldOf(entry, "seq"), 10);
   }
 
   // Is this page the game screen the entry was tapped on? (Any page of the app sends what
@@ -184,11 +256,12 @@
       signal: abort.signal,
       headers: { "HX-Request": "true", "HX-Target": "game", "HX-Current-URL": location.href },
     }).then(function (response) {
-      if (RETRYABLE.indexOf(response.status) >= 0) throw new Error("no answer from the server");
+      if (RETRYABLE.indexOf(response.status) >= 0) throw new Error("server");
       return response.text().then(function (html) { deliver(entry, tapped, seq, response, html); });
     }).catch(function (error) {
-      lastProblem = error && error.name === "AbortError" ? "no answer in time" :
-        (navigator.onLine === false ? "offline" : "no connection");
+      if (error && error.name === "AbortError") lastProblem = "late";
+      else if (navigator.onLine === false) lastProblem = "offline";
+      else lastProblem = error && error.message === "server" ? "server" : "connection";
     }).then(function () {
       window.clearTimeout(timer);
       sending = false;
@@ -219,15 +292,15 @@
       paused = { tapped: tapped, at: now };
     }
     if (!delivered) {
-      say("Not saved — the server refused it (" + response.status + "). Enter it again.", "refused");
+      say("refused", "refused", 0, { status: response.status });
     } else if (paused && !queue.length) {
-      say("Not saved yet — choose the end", "waiting");
+      say("choose", "waiting");
     } else if (queue.length) {
       showWaiting();
     } else if (response.ok) {
-      say("Saved", "saved", 4000);
+      say("saved", "saved", 4000);
     } else {
-      say("Sent — not applied, see the message", "saved", 6000);
+      say("notApplied", "saved", 6000);
     }
   }
 
@@ -239,14 +312,17 @@
     if (chosen) advanced[paused.tapped] = (advanced[paused.tapped] || 0) + 1;
     paused = null;
     if (queue.length) flush();
-    else if (chosen) say("Saved", "saved", 4000);
-    else say("Not entered — the end was not chosen", "refused", 6000);
+    else if (chosen) say("saved", "saved", 4000);
+    else say("notEntered", "refused", 6000);
   }
 
   document.addEventListener("htmx:configRequest", function (event) {
     var config = event.detail;
     if (!isAction(config)) return;
     var entry = { path: config.path, fields: fieldsOf(config.formData) };
+    var tapped = describe(entry, config.triggeringEvent && config.triggeringEvent.submitter);
+    entry.who = tapped.who;
+    entry.what = tapped.what;
     config.allfivesEntry = entry;
     if ((queue.length && !paused) || navigator.onLine === false) {
       event.preventDefault(); // behind what is waiting, in order
@@ -263,11 +339,11 @@
     enqueue(entry, navigator.onLine === false ? "offline" : problem);
   }
 
-  document.addEventListener("htmx:sendError", function (event) { failed(event, "no connection"); });
-  document.addEventListener("htmx:timeout", function (event) { failed(event, "no answer in time"); });
+  document.addEventListener("htmx:sendError", function (event) { failed(event, "connection"); });
+  document.addEventListener("htmx:timeout", function (event) { failed(event, "late"); });
   document.addEventListener("htmx:afterRequest", function (event) {
     var xhr = event.detail.xhr;
-    if (xhr && RETRYABLE.indexOf(xhr.status) >= 0) failed(event, "no answer from the server");
+    if (xhr && RETRYABLE.indexOf(xhr.status) >= 0) failed(event, "server");
   });
   window.addEventListener("online", flush);
   window.addEventListener("offline", showWaiting);
@@ -429,9 +505,10 @@
 
   function wakeButton() { return document.querySelector("[data-wakelock]"); }
 
-  function wakeNote(text) {
+  // The note's sentences (_base/device.html): data-say-on, data-say-off, …
+  function wakeNote(key) {
     var note = document.querySelector("[data-wakelock-note]");
-    if (note) note.textContent = text;
+    if (note) note.textContent = words(note, key);
   }
 
   function showWake(on) {
@@ -441,7 +518,7 @@
 
   function acquire() {
     if (!("wakeLock" in navigator)) {
-      wakeNote("This browser cannot keep the screen on: set the phone's screen timeout instead.");
+      wakeNote("unsupported");
       showWake(false);
       return;
     }
@@ -449,11 +526,11 @@
     navigator.wakeLock.request("screen").then(function (sentinel) {
       lock = sentinel;
       showWake(true);
-      wakeNote("The screen stays on while this page is open.");
+      wakeNote("on");
       sentinel.addEventListener("release", function () { lock = null; });
-    }).catch(function (error) {
+    }).catch(function () {
       showWake(false);
-      wakeNote("The phone did not allow keeping the screen on (" + error.name + ").");
+      wakeNote("refused");
     });
   }
 
@@ -461,7 +538,7 @@
     if (lock) lock.release();
     lock = null;
     showWake(false);
-    wakeNote("The screen turns off as the phone's settings say.");
+    wakeNote("off");
   }
 
   document.addEventListener("click", function (event) {
@@ -531,7 +608,7 @@
     applyTheme(load(THEME_KEY, null));
     if (load(WAKE_KEY, null) === "on") acquire();
     else if (!("wakeLock" in navigator)) {
-      wakeNote("This browser cannot keep the screen on: set the phone's screen timeout instead.");
+      wakeNote("unsupported");
     }
     if (queue.length) { showWaiting(); flush(); }
     if ("serviceWorker" in navigator && document.documentElement.dataset.worker) {

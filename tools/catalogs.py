@@ -22,7 +22,8 @@ ROOT = Path(__file__).resolve().parent.parent
 TRANSLATIONS = ROOT / "webapp" / "i18n" / "translations"
 TEMPLATE = TRANSLATIONS / "messages.pot"
 # The engine's no-op markers (webapp/rules): N_("...") and NP_("one", "many").
-KEYWORDS = ("_", "gettext", "ngettext:1,2", "pgettext:1c,2", "lazy_gettext", "N_", "NP_:1,2")
+KEYWORDS = ("_", "gettext", "ngettext:1,2", "pgettext:1c,2", "lazy_gettext", "lazy_pgettext:1c,2")
+KEYWORDS += ("N_", "NP_:1,2")
 SOURCE = "en"  # the language the messages are written in: its catalog says them as they are
 
 

@@ -70,6 +70,16 @@ def sync_line(page: Page) -> Any:
     return page.locator("#sync")
 
 
+def said(page: Page) -> Any:
+    """What the line says about the plays not saved yet (or that they are saved)."""
+    return page.locator("#sync .sync-text")
+
+
+def waiting(page: Page) -> Any:
+    """Each play waiting to be sent, as the line lists it under what it says."""
+    return page.locator("#sync .sync-play")
+
+
 def played(state: dict[str, Any]) -> list[str]:
     """The tiles played this hand, in order, named high half first as on the picker."""
     tiles = [move["tile"] for move in state["hand"]["moves"] if move.get("tile")]
@@ -114,15 +124,19 @@ def test_taps_made_offline_wait_in_order_and_are_applied_once_when_back_online(
 
     context.set_offline(True)
     tile(offline_phone, "6-4").click()
-    expect(sync_line(offline_phone)).to_have_text("Not saved — offline, 1 play waiting")
+    expect(said(offline_phone)).to_have_text("Not saved — this phone is offline")
+    expect(waiting(offline_phone)).to_have_text(["Ana: 6-4 — not saved yet"])
+    # The second tap's player is not named: the screen did not move on, so it cannot say.
     tile(offline_phone, "4-1").click()
-    expect(sync_line(offline_phone)).to_have_text("Not saved — offline, 2 plays waiting")
+    expect(sync_line(offline_phone)).to_contain_text("Waiting to be sent: 2")
+    expect(waiting(offline_phone)).to_have_text(["Ana: 6-4 — not saved yet", "4-1 — not saved yet"])
     for name in ("6-4", "4-1"):  # shown as waiting on the picker, so nobody taps them twice
         expect(tile(offline_phone, name)).to_have_class(re.compile(r"\bwaiting\b"))
     assert api.state(game)["seq"] == before["seq"]  # nothing reached the server
 
     context.set_offline(False)
-    expect(sync_line(offline_phone)).to_have_text("Saved")
+    expect(said(offline_phone)).to_have_text("Saved")
+    expect(waiting(offline_phone)).to_have_count(0)
     after = api.state(game)
     assert played(after) == ["6-4", "4-1"]
     assert after["seq"] == before["seq"] + 2
@@ -130,6 +144,44 @@ def test_taps_made_offline_wait_in_order_and_are_applied_once_when_back_online(
     expect(offline_phone.get_by_role("region", name="The layout")).to_contain_text("Count 7")
     expect(tile(offline_phone, "4-1")).to_be_disabled()
     assert offline_phone.evaluate("localStorage.getItem('allfives.queue')") is None
+
+
+ENGLISH_WORD = re.compile(r"[A-Za-z]{2,}")
+LAO = re.compile(r"[\u0e80-\u0eff]")
+
+
+def test_an_offline_tap_on_a_lao_page_shows_the_waiting_tile_in_lao_until_it_is_sent(
+    context: BrowserContext, offline_phone: Page, api: HttpApi, live_server: str
+) -> None:
+    """A phone set to Lao loses its connection and ສົມ leads 6-4 (R5). The line says, in Lao
+    and no English, that it is not saved yet, with the tile as the picker draws it and who
+    played it; back online, the play is sent once, and the line says so in Lao."""
+    game = api.new_game(["ສົມ", "ບຸນ"])
+    api.act(game, "start_hand", starter="ສົມ")
+    before = api.state(game)["seq"]
+    context.add_cookies([{"name": "language", "value": "lo", "url": live_server}])
+    offline_phone.goto(f"{live_server}/g/{game}")
+    six_four = offline_phone.locator("#work").get_by_role("button", name="6-4", exact=True)
+    expect(six_four).to_be_enabled()
+
+    context.set_offline(True)
+    six_four.click()
+    expect(waiting(offline_phone)).to_have_count(1)
+    play = waiting(offline_phone).first
+    expect(play).to_contain_text("6-4")
+    expect(play).to_contain_text("ສົມ")
+    expect(play.locator("use")).to_have_attribute("href", "#tile-6-4")  # the picker's tile
+    line = sync_line(offline_phone).inner_text()
+    assert LAO.search(line) and not ENGLISH_WORD.search(line), line
+    assert api.state(game)["seq"] == before  # nothing reached the server
+
+    context.set_offline(False)
+    expect(waiting(offline_phone)).to_have_count(0)
+    line = said(offline_phone).inner_text()
+    assert LAO.search(line) and not ENGLISH_WORD.search(line), line
+    after = api.state(game)
+    assert after["seq"] == before + 1
+    assert played(after) == ["6-4"]
 
 
 def test_a_waiting_tile_that_fits_two_ends_asks_where_and_what_follows_waits_for_the_answer(
@@ -146,18 +198,19 @@ def test_a_waiting_tile_that_fits_two_ends_asks_where_and_what_follows_waits_for
     context.set_offline(True)
     tile(offline_phone, "3-2").click()
     tile(offline_phone, "5-0").click()
-    expect(sync_line(offline_phone)).to_have_text("Not saved — offline, 2 plays waiting")
+    expect(sync_line(offline_phone)).to_contain_text("Waiting to be sent: 2")
 
     context.set_offline(False)
     expect(
         offline_phone.get_by_role("heading", name=re.compile(r"Where does\s+3-2\s+go"))
     ).to_be_visible()
-    expect(sync_line(offline_phone)).to_have_text("1 play waiting — choose the end first")
+    expect(said(offline_phone)).to_have_text("Choose the end first")
+    expect(waiting(offline_phone)).to_have_text(["5-0 — not saved yet"])
     offline_phone.wait_for_timeout(600)
     assert played(api.state(game)) == [*(move.button for move in OPEN)]
 
     offline_phone.get_by_role("button", name=re.compile(r"^Left")).click()
-    expect(sync_line(offline_phone)).to_have_text("Saved")
+    expect(said(offline_phone)).to_have_text("Saved")
     assert played(api.state(game)) == [*(move.button for move in OPEN), "3-2", "5-0"]
     board = offline_phone.get_by_role("region", name="The layout")
     expect(board).to_contain_text("Count 4 2 + 2 + 0 = 4")
@@ -177,20 +230,19 @@ def test_a_waiting_tile_that_needs_an_end_is_asked_on_its_game_screen_not_elsewh
 
     offline_phone.route("**/play", fail)
     tile(offline_phone, "3-2").click()
-    expect(sync_line(offline_phone)).to_have_text("Not saved — no connection, 1 play waiting")
+    expect(said(offline_phone)).to_have_text("Not saved — no connection")
     offline_phone.unroute("**/play", fail)
     offline_phone.goto(live_server + "/")
-    expect(sync_line(offline_phone)).to_have_text(
-        "1 play waiting — open the game to choose the end"
-    )
+    expect(said(offline_phone)).to_have_text("Open the game to choose the end")
+    expect(waiting(offline_phone)).to_have_text(["Ben: 3-2 — not saved yet"])
     offline_phone.goto(f"{live_server}/g/{game}")
     expect(
         offline_phone.get_by_role("heading", name=re.compile(r"Where does\s+3-2\s+go"))
     ).to_be_visible()
-    expect(sync_line(offline_phone)).to_have_text("Not saved yet — choose the end")
+    expect(said(offline_phone)).to_have_text("Not saved yet — choose the end")
     offline_phone.wait_for_timeout(400)
     offline_phone.get_by_role("button", name=re.compile(r"^Left")).click()
-    expect(sync_line(offline_phone)).to_have_text("Saved")
+    expect(said(offline_phone)).to_have_text("Saved")
     assert played(api.state(game)) == [*(move.button for move in OPEN), "3-2"]
 
 
@@ -208,15 +260,13 @@ def test_a_play_whose_request_fails_survives_a_reload_and_is_sent_once(
 
     offline_phone.route("**/play", unavailable)
     tile(offline_phone, "5-5").click()
-    expect(sync_line(offline_phone)).to_have_text(
-        "Not saved — no answer from the server, 1 play waiting"
-    )
+    expect(said(offline_phone)).to_have_text("Not saved — no answer from the server")
     offline_phone.reload()
-    expect(sync_line(offline_phone)).to_contain_text("1 play waiting")
+    expect(waiting(offline_phone)).to_have_text(["Ana: 5-5 — not saved yet"])
     assert played(api.state(game)) == []
 
     offline_phone.unroute("**/play", unavailable)
-    expect(sync_line(offline_phone)).to_have_text("Saved", timeout=15_000)
+    expect(said(offline_phone)).to_have_text("Saved", timeout=15_000)
     state = api.state(game)
     assert played(state) == ["5-5"]
     assert state["players"][0]["score"] == 10  # R11: a lone 5-5 counts 10
@@ -458,12 +508,13 @@ def test_the_app_can_be_installed_and_opens_with_the_network_off(
     offline_phone.goto(f"{live_server}/g/{game}")  # the copy kept on the phone
     expect(tile(offline_phone, "6-6")).to_be_enabled()
     tile(offline_phone, "6-6").click()  # and a tap there waits like any other
-    expect(sync_line(offline_phone)).to_have_text("Not saved — offline, 1 play waiting")
+    expect(said(offline_phone)).to_have_text("Not saved — this phone is offline")
+    expect(waiting(offline_phone)).to_have_text(["Ana: 6-6 — not saved yet"])
     offline_phone.goto(live_server + "/rules?never-seen")
     expect(offline_phone.get_by_role("heading", name="This phone is offline")).to_be_visible()
 
     context.set_offline(False)  # any page of the app sends what waits
-    expect(sync_line(offline_phone)).to_have_text("Saved")
+    expect(said(offline_phone)).to_have_text("Saved")
     assert played(api.state(game)) == ["6-6"]
     offline_phone.goto(f"{live_server}/g/{game}")
     expect(tile(offline_phone, "6-6")).to_be_disabled()

@@ -139,10 +139,12 @@ def test_htmx_regions_and_the_api_answer_in_the_same_language(pseudo_table: Tabl
 
 
 def skeleton(page: str) -> str:
-    """A page without its words: the markup, the forms, their fields and values, the links."""
+    """A page without its words: the markup, the forms, their fields and values, the links
+    (the sentences app.js says are data-say-* attributes)."""
     page = re.sub(r'<details class="language">.*?</details>', "", page, flags=re.S)
     page = re.sub(r"<title>.*?</title>", "", page, flags=re.S)
-    page = re.sub(r'\s(?:lang|aria-label|title|placeholder|data-worker)="[^"]*"', "", page)
+    worded = r"lang|aria-label|title|placeholder|data-worker|data-say-[\w-]+"
+    page = re.sub(rf'\s(?:{worded})="[^"]*"', "", page)
     return re.sub(r">[^<]*<", "><", page)
 
 

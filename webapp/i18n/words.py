@@ -19,7 +19,7 @@ itself (an option's title, an audit sentence) gets it said too: :func:`register`
 from __future__ import annotations
 
 from datetime import timedelta
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 import flask_babel
 from babel import Locale
@@ -36,6 +36,21 @@ if TYPE_CHECKING:
     from flask import Flask
 
 SOURCE = "en"  # the language the engine's templates are written in
+
+# An end named inside a sentence ("on the %(end)s end") may take another form than the end alone
+# on a button: Romanian "Stânga" but "la capătul din stânga", "la capătul de sus". A parameter
+# named ``end`` is said in this context, each of the engine's end names (rules/layout.py) by its
+# translation here; a language that names an end the same way in both translates them alike.
+IN_A_SENTENCE: Final = "an end, in a sentence"
+_ENDS_IN_A_SENTENCE: Final = {
+    "left": flask_babel.lazy_pgettext("an end, in a sentence", "left"),
+    "right": flask_babel.lazy_pgettext("an end, in a sentence", "right"),
+    "up": flask_babel.lazy_pgettext("an end, in a sentence", "up"),
+    "down": flask_babel.lazy_pgettext("an end, in a sentence", "down"),
+    "%(tile)s %(direction)s": flask_babel.lazy_pgettext(
+        "an end, in a sentence", "%(tile)s %(direction)s"
+    ),
+}
 
 
 def say(said: object) -> str:
@@ -93,20 +108,25 @@ def _saying_parameters(made: Any) -> Any:
 
     @pass_context
     def call(context: Any, *args: Any, **variables: Any) -> Any:
-        return made(context, *args, **{key: _printed(v) for key, v in variables.items()})
+        said = {
+            key: _printed(value, in_a_sentence=key == "end") for key, value in variables.items()
+        }
+        return made(context, *args, **said)
 
     return call
 
 
-def end_name(arm: Arm) -> str:
-    """An open end's name (``left``, ``6-6 up``) in the reader's language; its form value stays
-    ``arm.value``."""
-    return say(arm_name(arm))
+def end_name(arm: Arm, in_a_sentence: bool = False) -> str:
+    """An open end's name (``left``, ``6-6 up``) in the reader's language, alone or (with
+    ``in_a_sentence``) as a sentence names it; its form value stays ``arm.value``."""
+    return _say(arm_name(arm), get_locale(), in_a_sentence)
 
 
-def _printed(value: object) -> object:
+def _printed(value: object, in_a_sentence: bool = False) -> object:
     """What ``{{ value }}`` prints: a message said; anything else (Markup too) untouched."""
-    return say(value) if isinstance(value, Message | Items) else value
+    if isinstance(value, Message | Items):
+        return _say(value, get_locale(), in_a_sentence)
+    return value
 
 
 def _list_style(style: str, locale: Locale) -> Any:
@@ -116,9 +136,9 @@ def _list_style(style: str, locale: Locale) -> Any:
     return style if all(key in patterns for key in ("start", "middle", "end", "2")) else "standard"
 
 
-def _say(said: object, locale: Locale) -> str:
+def _say(said: object, locale: Locale, in_a_sentence: bool = False) -> str:
     if isinstance(said, Message):
-        return _message(said, locale)
+        return _message(said, locale, in_a_sentence)
     if isinstance(said, Items):
         words = [_say(value, locale) for value in said.values]
         if locale.language == SOURCE:
@@ -130,10 +150,18 @@ def _say(said: object, locale: Locale) -> str:
     return str(said)
 
 
-def _message(said: Message, locale: Locale) -> str:
-    params = {name: _say(value, locale) for name, value in said.params.items()}
+def _message(said: Message, locale: Locale, in_a_sentence: bool = False) -> str:
+    """``said`` in ``locale``; ``in_a_sentence``: an end's name inside a sentence (its
+    ``direction`` too)."""
+    params = {
+        name: _say(value, locale, name == "end" or (in_a_sentence and name == "direction"))
+        for name, value in said.params.items()
+    }
     translations = get_translations()
-    if said.plural is None:
+    if in_a_sentence and said.template in _ENDS_IN_A_SENTENCE:
+        template = str(_ENDS_IN_A_SENTENCE[said.template])
+        english = said.template
+    elif said.plural is None:
         template = translations.ugettext(said.template)
         english = said.template
     else:

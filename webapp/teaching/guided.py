@@ -110,7 +110,7 @@ def learn(number: int = 1) -> ResponseReturnValue:
         tip=str(step.line.tip),
         who=state.name(hand.leader if step.seat is None else step.seat),
         tile=str(step.tile) if step.tile else None,
-        arm=end_name(move.arm) if played and move and move.arm else None,
+        arm=end_name(move.arm, in_a_sentence=True) if played and move and move.arm else None,
         went_out=state.name(hand.went_out) if hand.went_out is not None else None,
         players=options.players,
         hand_size=options.hand_size,

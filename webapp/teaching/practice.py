@@ -25,11 +25,13 @@ from . import bp
 
 @dataclass(frozen=True, slots=True)
 class Place:
-    """A place a tile could go now: its end (the form value, ``lead`` for a lead, and its
-    name), the count it would leave, its points, and the board with the tile played there."""
+    """A place a tile could go now: its end (the form value, ``lead`` for a lead, its name
+    alone and inside a sentence), the count it would leave, its points, and the board with the
+    tile played there."""
 
     arm: str
     name: str
+    in_a_sentence: str
     points: int
     count: int
     breakdown: str
@@ -181,6 +183,7 @@ def _place(board: Board, place: Placement, preset: str) -> Place:
     return Place(
         arm=place.arm.value if place.arm else "lead",
         name=end_name(place.arm) if place.arm else gettext("lead"),
+        in_a_sentence=end_name(place.arm, in_a_sentence=True) if place.arm else "",
         points=place.points,
         count=place.count,
         breakdown=place.breakdown,
