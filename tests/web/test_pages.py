@@ -90,6 +90,18 @@ def test_players_are_added_and_removed_without_javascript(
     assert 'value="Ben"' in page.text
 
 
+def test_enter_in_the_form_starts_the_game_and_never_adds_a_player(client: FlaskClient) -> None:
+    """Enter in a field submits the form through its first submit button (also without
+    JavaScript): that one starts the game. Each name's keyboard key says "next", the last "go"."""
+    page = client.get("/new").text
+    form = page[page.index("<form") : page.index("</form>")]
+    buttons = re.findall(r"<button[^>]*>", form)
+    assert 'type="submit"' in buttons[0]
+    assert "resize" not in buttons[0]
+    assert ">Start game</button>" in form[form.index(buttons[0]) :][:200]
+    assert re.findall(r'enterkeyhint="(\w+)"', form) == ["next", "next", "go"]
+
+
 def test_names_then_start_is_all_a_table_needs(table: Table) -> None:
     response = table.create("Ana", "Ben", "")
     assert response.status_code == 303
