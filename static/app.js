@@ -14,6 +14,7 @@
      reload or a swap; dropped once a form with that key is submitted successfully.
    - [data-points] on a swapped-in notice: a short vibration when it is more than 0.
    - The "this phone" panel (_device.html): keep the screen awake, and the colour theme.
+   - input[enterkeyhint="next"]: Enter moves to the form's next field with an enterkeyhint.
 
    No inline script anywhere (the CSP forbids it); this file is loaded with `defer`. */
 (function () {
@@ -577,6 +578,21 @@
     var choice = button.dataset.themeChoice;
     save(THEME_KEY, choice === "system" ? null : choice);
     applyTheme(choice === "system" ? null : choice);
+  });
+
+  // --- Enter goes to the next name: input[enterkeyhint=next] --------------------------------
+
+  // Enter in a field whose keyboard says "next" moves to the next field of its form that has an
+  // enterkeyhint, instead of submitting; the last ("go") submits as usual.
+  document.addEventListener("keydown", function (event) {
+    var field = event.target;
+    if (event.key !== "Enter" || event.isComposing || !field.form) return;
+    if (!field.matches("input[enterkeyhint=next]")) return;
+    var fields = Array.prototype.slice.call(field.form.querySelectorAll("input[enterkeyhint]"));
+    var next = fields[fields.indexOf(field) + 1];
+    if (!next) return;
+    event.preventDefault();
+    next.focus();
   });
 
   // --- wiring -------------------------------------------------------------------------------

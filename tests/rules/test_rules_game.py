@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import pickle
 from dataclasses import replace
@@ -11,6 +12,7 @@ from rules_table import Table, example_c, hands_with, partners_hand
 
 from tests.scripts import EXAMPLE_C, EXAMPLE_C_BONEYARD, EXAMPLE_C_DEAL
 from webapp.rules import (
+    Action,
     ActionKind,
     Arm,
     Draw,
@@ -265,6 +267,27 @@ def test_undo_of_a_hand_start_goes_back_into_the_hand_before_from_the_log():
     assert back.apply(StartHand(0))[0].state == started
     with pytest.raises(BeyondTheMark):
         fresh.apply(Undo())
+
+
+def test_the_last_action_says_the_same_read_back_from_the_log_as_when_it_was_entered():
+    """A screen opened after an action shows what it did: the log folded from the start, or
+    from the hand's snapshot as a fresh process folds it, says what applying it said, undos
+    included (R11: Ana's lead 5-5 scores 10)."""
+    options = Options.make(NAMES[:2])
+    entered = [StartHand(0), Play(T("5-5")), Play(T("5-3"), Arm.LEFT), Undo(), Draw()]
+    entered += [Play(T("5-3"), Arm.LEFT), Undo(), Undo(), Undo(), Play(T("5-5")), Undo(), Undo()]
+    book = Scorebook.new(options)
+    mark = GameState.from_dict(options, book.apply(StartHand(0))[0].state.to_dict())
+    log: list[Action] = []
+    for action in entered:
+        book, outcome = book.apply(action, lambda undo: Scorebook.replay(options, [*log, *undo]))
+        log.append(action)
+        assert Scorebook.replay(options, log).last == outcome, log
+        with contextlib.suppress(BeyondTheMark):  # unless an undo reached back past the mark
+            assert Scorebook((mark,)).fold(log[1:]).last == outcome, log
+    assert Scorebook.replay(options, log[:2]).last.points == 10
+    assert book.last.message == "Undone: Hand 1: Ana leads"
+    assert Scorebook.new(options).last is None
 
 
 def test_a_state_at_the_start_of_a_hand_round_trips_through_its_data():

@@ -1,8 +1,19 @@
-"""What ``allfives serve`` does to a process before it takes its first request."""
+"""What ``allfives serve`` does to a process before it takes its first request, and what it
+says once it listens."""
 
 from __future__ import annotations
 
+import os
+import socket
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+import pytest
 from flask import Flask
+
+from webapp.serve.cli import announcement
 
 
 def test_a_served_process_compiles_every_template_before_its_first_request(app: Flask) -> None:
@@ -16,3 +27,48 @@ def test_a_served_process_compiles_every_template_before_its_first_request(app: 
     assert cache is not None
     compiled = {key[1] for key in cache}  # keyed by (loader, name)
     assert set(names) <= compiled
+
+
+# --- what it says once it listens -----------------------------------------------------------
+
+
+@pytest.mark.parametrize("host", ["127.0.0.1", "::1", "localhost", "127.0.1.1"])
+def test_on_loopback_it_says_this_machine_only_never_to_open_it_on_a_phone(host: str) -> None:
+    """A phone's 127.0.0.1 is the phone itself: no phone, no QR code of a loopback address."""
+    said = announcement(host, 8000)
+    assert "on this machine only" in said
+    assert "Open" not in said and "▀" not in said and "█" not in said
+
+
+def test_on_every_interface_it_gives_the_network_address_to_open_on_a_phone() -> None:
+    said = announcement("0.0.0.0", 8000, lan="192.168.1.20")
+    assert said.startswith("All Fives is running. Open http://192.168.1.20:8000/ on a phone")
+    assert said.count("\n") > 5  # the QR code of it
+    no_network = announcement("0.0.0.0", 8000, lan="127.0.0.1")
+    assert "no network address a phone could reach" in no_network and "▀" not in no_network
+
+
+def test_behind_a_proxy_it_gives_the_public_address() -> None:
+    said = announcement("127.0.0.1", 8000, public="https://fives.example.org")
+    assert "players open https://fives.example.org" in said
+    assert "127.0.0.1:8000" in said
+
+
+def test_allfives_serve_on_loopback_prints_no_phone_address(tmp_path: Path) -> None:
+    """The real command, as the README's public host runs it."""
+    with socket.create_server(("127.0.0.1", 0)) as probe:
+        port = probe.getsockname()[1]
+    command = [sys.executable, "-m", "webapp.serve.cli", "serve", "--host", "127.0.0.1"]
+    command += ["--port", str(port), "--db", str(tmp_path / "games.sqlite3")]
+    env = {**os.environ, "ALLFIVES_SECRET_KEY": "test", "ALLFIVES_PUBLIC_URL": ""}
+    with subprocess.Popen(command, env=env, stdout=subprocess.PIPE, text=True) as server:
+        stop = threading.Timer(60, server.kill)  # a server that never says anything fails
+        stop.start()
+        try:
+            assert server.stdout is not None
+            banner = server.stdout.readline()
+        finally:
+            stop.cancel()
+            server.terminate()
+    assert banner.startswith(f"All Fives is running at http://127.0.0.1:{port}/, on this machine")
+    assert "phone on the same network" not in banner

@@ -250,7 +250,8 @@ def test_audit_certain_on_the_game_screen_the_log_and_the_replay(hand_c: Table) 
     assert "Ben drew at move 17 while holding 4-5 or 3-0" in shown
     assert 'href="/rules#R6"' in page.text
     assert f'href="/g/{hand_c.game_id}/replay/1/17"' in page.text
-    assert shown.count("Ben drew at move 17 while holding") == 2  # the panel and the log
+    assert shown.count("Ben drew at move 17 while holding") == 1  # in the panel, not again
+    assert shown.count("1 certain breach of R6 or R7") == 1
     flagged = text(hand_c.client.get(f"{hand_c.url}/replay/1/17"))
     assert "certain Ben drew at move 17 while holding 4-5 or 3-0" in flagged
 

@@ -11,8 +11,9 @@ from flask import Flask
 from flask.testing import FlaskClient
 from werkzeug.test import TestResponse
 
+from tests.conftest import AppMaker
 from tests.scripts import HAND_OF_FIVE
-from tests.tables import CSRF_TOKEN, HX, Table, text
+from tests.tables import CSRF_TOKEN, HX, Table, device, text
 from webapp.rules import Status
 from webapp.rules.options import OPTION_SPECS, PRESET_LIST
 
@@ -88,6 +89,18 @@ def test_players_are_added_and_removed_without_javascript(
     assert page.text.count('name="name"') == fields
     assert 'value="Ana"' in page.text
     assert 'value="Ben"' in page.text
+
+
+def test_enter_in_the_form_starts_the_game_and_never_adds_a_player(client: FlaskClient) -> None:
+    """Enter in a field submits the form through its first submit button (also without
+    JavaScript): that one starts the game. Each name's keyboard key says "next", the last "go"."""
+    page = client.get("/new").text
+    form = page[page.index("<form") : page.index("</form>")]
+    buttons = re.findall(r"<button[^>]*>", form)
+    assert 'type="submit"' in buttons[0]
+    assert "resize" not in buttons[0]
+    assert ">Start game</button>" in form[form.index(buttons[0]) :][:200]
+    assert re.findall(r'enterkeyhint="(\w+)"', form) == ["next", "next", "go"]
 
 
 def test_names_then_start_is_all_a_table_needs(table: Table) -> None:
@@ -395,6 +408,33 @@ def test_undo_shows_what_it_undoes_and_takes_it_back(playing: Table) -> None:
     assert "Undone: Ana led 5-5" in shown
     assert playing.state.scores == (0, 0, 0)
     assert "Next: Ana leads" in shown and "Any tile can lead" in shown
+
+
+def notice_of(page: TestResponse) -> str:
+    """What the notice above the picker says (the last tap's result), as a person reads it."""
+    found = re.search(r'<section id="notice".*?</section>', page.text, flags=re.S)
+    assert found is not None, "the page has no notice area"
+    return " ".join(re.sub(r"<[^>]+>", " ", found.group()).split())
+
+
+def test_the_last_result_is_shown_again_after_a_reload_until_the_next_action(
+    playing: Table, make_app: AppMaker
+) -> None:
+    """R11: Ana's lead 5-5 scores 10. Every reload says so until the next action, also in a
+    fresh process (nothing cached) and on the watch link; a refusal changed nothing, so a
+    reload shows the last action's result, not the refusal; then Undo's result replaces it."""
+    playing.play("5-5", htmx=True)
+    fresh = device(make_app())
+    watch = f"/v/{playing.store.get(playing.game_id).view_id}"
+    for page in (playing.page(), playing.page(), fresh.get(playing.url), fresh.get(watch)):
+        assert "Ana led 5-5: [5|5] 10 = 10" in notice_of(page)
+        assert "Next: Ben to play" in notice_of(page)
+    assert notice_of(playing.page()).startswith("+10 Ana scores 10:")
+    assert playing.play("6-6", htmx=True).status_code == 422
+    assert notice_of(playing.page()).startswith("+10 Ana scores 10:")
+    playing.undo(htmx=True)
+    for page in (playing.page(), fresh.get(playing.url), fresh.get(watch)):
+        assert notice_of(page).startswith("Undone: Ana led 5-5")
 
 
 # --- the end of a hand ----------------------------------------------------------------------------

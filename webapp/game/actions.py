@@ -1,6 +1,6 @@
 """The game's actions: every tap is a real form POST carrying the game's ``seq``.
 
-Without JavaScript it redirects back to the game page (the outcome travels in the session);
+Without JavaScript it redirects back to the game page, which shows the game's last outcome;
 with htmx the answer is the regions that changed, already showing the outcome. Every action
 of the game screen and of the fix page goes through :func:`act`, the one path from a form to
 the store: an outcome, a refusal (with R7a's "record it anyway" where the table may overrule
@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 
-from flask import redirect, render_template, request, session, url_for
+from flask import redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
 
 from ..rules import (
@@ -29,7 +29,6 @@ from ..rules import (
     to_dict,
 )
 from ..store import StaleRevision
-from ..ui.labels import play_reasons
 from ..web.game import Table, store
 from ..web.htmx import is_htmx
 from . import bp, screen, settling
@@ -66,15 +65,14 @@ def act(
         confirm = (request.path, again) if refusal.confirmable and again is not None else None
         return refused(refusal_notice(refusal, confirm), 422)
     table.moved_to(after)
-    why = play_reasons(after.state, outcome) if after.learning else ()
-    return shown(table, outcome_notice(after.state, outcome, why))
+    return shown(table, outcome_notice(after, outcome))
 
 
 def shown(table: Table, notice: Notice) -> ResponseReturnValue:
-    """The game with ``notice``: its regions to htmx, else a redirect after the POST."""
+    """The game with ``notice``: its regions to htmx, else a redirect after the POST to the
+    game's page, which shows its last action's result (``notice.last_notice``)."""
     if is_htmx():
         return show(table, notice)
-    session["notice"] = notice.as_dict()
     return redirect(url_for(".screen"), 303)
 
 

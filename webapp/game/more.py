@@ -70,7 +70,7 @@ class MoreSheet:
     links: tuple[DisputeLink, ...]
     audit: AuditView | None  # the last settled hand's, between hands
     audit_hand: int | None
-    audits: Mapping[int, AuditView]  # of the hands the log lists move by move
+    audits: Mapping[int, AuditView]  # of the hands the log lists move by move, but the panel's
     log: tuple[LogHand, ...]  # the last two hands, move by move
     older: Markup  # the settled hands before them, drawn once per settlement
     fixable: tuple[FixEntry, ...]
@@ -94,12 +94,14 @@ def more_of(table: Table) -> MoreSheet:
     audits = {number: AuditView.of(found, options) for number, found in notes.by_hand.items()}
     between = state.status in (Status.AWAITING_START, Status.GAME_OVER)
     last = audits.get(notes.last) if between and notes.last is not None else None
+    panel = last if last and last.worth_showing else None
     log = _log(table)
     return MoreSheet(
         links=_dispute_links(state),
-        audit=last if last and last.worth_showing else None,
+        audit=panel,
         audit_hand=notes.last,
-        audits=audits,
+        # the last hand's audit once: in its panel when there is one, else in the log
+        audits={n: a for n, a in audits.items() if panel is None or n != notes.last},
         log=tuple(hand for hand in log if hand.entries or not hand.number),
         older=_older_hands(table, log, notes),
         fixable=_fixable(table),

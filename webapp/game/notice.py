@@ -1,18 +1,21 @@
 """What the last tap did: the notice shown just above the picker until the next action, for an
 action applied, refused (with its rule, R7a's "record it anyway" where the table may overrule
-it) or stale, and for a change another phone made."""
+it) or stale, and for a change another phone made.
+
+An action's result is the game's own last outcome (``Scorebook.last``), so a screen opened or
+reloaded shows it again until the next action, and never a result from before it; a refusal
+or a stale tap changed nothing, so it is shown only in the answer to that tap."""
 
 from __future__ import annotations
 
 import enum
 from collections.abc import Mapping
-from dataclasses import asdict, dataclass
-from typing import Any
+from dataclasses import dataclass
 
 from ..i18n.words import gettext, ngettext, say, say_capitalized
 from ..rules import GameState, Outcome, RuleError
-from ..store import StaleRevision
-from ..ui.labels import Why
+from ..store import Snapshot, StaleRevision
+from ..ui.labels import Why, play_reasons
 
 
 class Tone(enum.StrEnum):
@@ -24,8 +27,7 @@ class Tone(enum.StrEnum):
 
 @dataclass(frozen=True, slots=True)
 class Notice:
-    """The result of the last action. Plain data: it travels in the session between a form
-    POST and its redirect when the page runs without JavaScript."""
+    """The result of the last tap."""
 
     tone: Tone
     text: str
@@ -52,23 +54,12 @@ class Notice:
     def shows_next(self) -> bool:
         return bool(self.next) and self.next not in self.text
 
-    def as_dict(self) -> dict[str, Any]:
-        return asdict(self)
 
-    @classmethod
-    def from_dict(cls, data: object) -> Notice | None:
-        if not isinstance(data, dict):
-            return None
-        try:
-            why = tuple(Why(str(r["rule"]), str(r["text"])) for r in data["why"])
-            fields = tuple((str(name), str(value)) for name, value in data["confirm_fields"])
-            tone = Tone(data["tone"])
-            return cls(**{**data, "tone": tone, "why": why, "confirm_fields": fields})
-        except (KeyError, TypeError, ValueError):
-            return None  # a cookie from another version: show nothing rather than fail
-
-
-def outcome_notice(state: GameState, outcome: Outcome, why: tuple[Why, ...] = ()) -> Notice:
+def outcome_notice(game: Snapshot, outcome: Outcome) -> Notice:
+    """What ``outcome`` (the action that made ``game``) did, explained by its rules in learning
+    mode."""
+    state = game.state
+    why = play_reasons(state, outcome) if game.learning else ()
     fixed = outcome.fixed
     if fixed is not None and fixed.dropped:  # a fix that took later moves back: a warning
         tone = Tone.STALE
@@ -110,8 +101,15 @@ def saved_notice(state: GameState) -> Notice:
     )
 
 
-def change_notice(state: GameState, next_step: str) -> Notice | None:
-    """What another phone just did, for a screen that follows it."""
-    if not state.done:
-        return None
-    return Notice(Tone.OK, say(state.done), next=next_step)
+def last_notice(game: Snapshot) -> Notice | None:
+    """What the game's last action did, for its screen opened or reloaded by the players."""
+    outcome = game.book.last
+    return outcome_notice(game, outcome) if outcome is not None else None
+
+
+def change_notice(game: Snapshot, next_step: str) -> Notice | None:
+    """What the game's last action did, for a screen that did not make it (another phone that
+    follows it, the watch link): said plainly, without points, so that only the phone that
+    tapped buzzes."""
+    outcome = game.book.last
+    return Notice(Tone.OK, say(outcome.message), next=next_step) if outcome is not None else None

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from flask import current_app, redirect, render_template, request, session, url_for
+from flask import current_app, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
 
 from ..i18n.words import gettext
@@ -17,7 +17,7 @@ from ..web.htmx import is_htmx
 from ..web.limits import creating
 from . import bp, screen, settling
 from .more import more_of, share_links
-from .notice import Notice, change_notice
+from .notice import Notice, change_notice, last_notice
 from .regions import Choice, Entry, Preview
 
 ALL_REGIONS = ("scores", "board", "notice", "work", "controls", "live")
@@ -28,11 +28,12 @@ TURNED = "turned"
 
 @both_links(bp, "", endpoint="screen", methods=["GET"])
 def game_screen(table: Table) -> ResponseReturnValue:
+    """The game, with its last action's result until the next action (after a reload too)."""
+    snapshot = table.snapshot
     if table.viewer:
-        return show(table)
-    remember(table.snapshot.id)
-    notice = Notice.from_dict(session.pop("notice", None))
-    return show(table, notice, choice=_asked_choice(table))
+        return show(table, change_notice(snapshot, screen.next_step(snapshot.state, True)))
+    remember(snapshot.id)
+    return show(table, last_notice(snapshot), choice=_asked_choice(table))
 
 
 @both_links(bp, "/poll", endpoint="poll")
@@ -45,8 +46,8 @@ def poll(table: Table) -> ResponseReturnValue:
         return response
     if not is_htmx():
         return redirect(url_for(".screen"))
-    state = table.state
-    return show(table, change_notice(state, screen.next_step(state, table.viewer)))
+    snapshot = table.snapshot
+    return show(table, change_notice(snapshot, screen.next_step(snapshot.state, table.viewer)))
 
 
 @both_links(bp, "/more", endpoint="more")

@@ -62,6 +62,11 @@ def nothing_to_undo() -> IllegalAction:
     return IllegalAction("nothing_to_undo", N_("there is nothing to undo"))
 
 
+def _leads(number: int, name: str) -> Message:
+    """What starting hand ``number`` says (R3)."""
+    return N_("Hand %(number)s: %(name)s leads", number=number, name=name)
+
+
 def _no_such_seat(seat: int) -> IllegalAction:
     """The refusal of a seat number (from 0) that is not at this table (R2), said from 1."""
     return IllegalAction("bad_seat", N_("seat %(seat)s is not at this table", seat=seat + 1))
@@ -178,6 +183,8 @@ class GameState:
                 tuple(HandResult.from_dict(result) for result in results),
                 str(data["done"]),
             )
+            if dealt is not None:  # said again in the reader's language, not as it was stored
+                state = replace(state, done=_leads(number, options.players[dealt.leader]))
         except (AssertionError, KeyError, TypeError, ValueError) as wrong:
             raise ValueError(f"not a state kept as data: {wrong!r}") from None
         if len(state.scores) != options.side_count:
@@ -354,7 +361,7 @@ class GameState:
         return state, Outcome(
             ActionKind.START_HAND,
             leader,
-            message=N_("Hand %(number)s: %(name)s leads", number=number, name=self.name(leader)),
+            message=_leads(number, self.name(leader)),
             next=state.next_step(),
         )
 

@@ -32,7 +32,7 @@ webapp.rules.errors.IllegalAction: there is nothing to undo
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 
 from .actions import Action, ActionKind, StartHand, Undo
 from .game import BeyondTheMark, GameState, Outcome, nothing_to_undo
@@ -48,6 +48,7 @@ class Scorebook:
 
     states: tuple[GameState, ...]
     hands: int = 1
+    outcome: Outcome | None = field(default=None, compare=False)  # see ``last``
 
     @classmethod
     def new(cls, options: Options) -> Scorebook:
@@ -61,6 +62,29 @@ class Scorebook:
     @property
     def state(self) -> GameState:
         return self.states[-1]
+
+    @property
+    def last(self) -> Outcome | None:
+        """What the last action of the log did (an undo included), as it was answered when it
+        was entered, for a screen opened after it; ``None`` before any.
+
+        >>> from webapp.rules import Play, Tile
+        >>> options = Options.make(["Ana", "Ben"])
+        >>> Scorebook.replay(options, [StartHand(0), Play(Tile(5, 5))]).last.points
+        10
+        >>> Scorebook.replay(options, [StartHand(0), Play(Tile(5, 5)), Undo()]).last.message
+        'Undone: Ana led 5-5: [5|5] 10 = 10, scores 10'
+        """
+        if self.outcome is not None:
+            return self.outcome
+        state = self.state
+        hand = state.hand
+        if len(self.states) == 1 and hand is not None and not hand.moves and state.done:
+            # a scorebook folded from a hand just dealt, with nothing since: that hand's start
+            return Outcome(
+                ActionKind.START_HAND, hand.leader, message=state.done, next=state.next_step()
+            )
+        return None
 
     @property
     def mark(self) -> GameState:
@@ -82,18 +106,25 @@ class Scorebook:
         before it: only the states since the mark are known here."""
         standing: list[Action] = []  # the log's own actions still in effect
         dropped = 0  # the states here that its undos cancel
+        undone: Action | GameState | None = None  # what the log's last action undid, if any
         for action in log:
+            undone = None
             if not isinstance(action, Undo):
                 standing.append(action)
             elif standing:
-                standing.pop()
+                undone = standing.pop()
             elif dropped < len(self.states) - 1:
                 dropped += 1
+                undone = self.states[len(self.states) - dropped]
             elif self.mark.can_undo:
                 raise BeyondTheMark(action)
-        book = Scorebook(self.states[: len(self.states) - dropped], self.hands)
+        book = Scorebook(self.states[: len(self.states) - dropped], self.hands, self.outcome)
         for action in standing:
             book, _ = book._apply(action)
+        if isinstance(undone, GameState):
+            return book._undone(undone.done)
+        if undone is not None:  # an action of this log, never applied: said as it was
+            return book._undone(book.state.apply(undone)[0].done)
         return book
 
     def apply(
@@ -116,8 +147,15 @@ class Scorebook:
             raise BeyondTheMark(action)
         else:
             back = rebuild([action])
-        message = N_("Undone: %(done)s", done=state.done)
-        return back, Outcome(ActionKind.UNDO, message=message, next=back.state.next_step())
+        back = back._undone(state.done)
+        assert back.outcome is not None
+        return back, back.outcome
+
+    def _undone(self, done: str) -> Scorebook:
+        """This scorebook, once an undo took back the action that did ``done``."""
+        message = N_("Undone: %(done)s", done=done)
+        undo = Outcome(ActionKind.UNDO, message=message, next=self.state.next_step())
+        return replace(self, outcome=undo)
 
     def _apply(self, action: Action) -> tuple[Scorebook, Outcome]:
         state, outcome = self.state.apply(action)
@@ -126,4 +164,4 @@ class Scorebook:
             oldest = state.hand_number - self.hands + 1
             first = next(i for i, kept in enumerate(states) if kept.hand_number >= oldest)
             states = states[first:]
-        return Scorebook(states, self.hands), outcome
+        return Scorebook(states, self.hands, outcome), outcome

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import io
+import ipaddress
 import sys
 from typing import TYPE_CHECKING, Any
 
@@ -35,7 +36,6 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _serve(host: str, port: int, db: str | None, threads: int, workers: int) -> int:
-    from ..web.security import lan_address
     from .serving import serve_one, serve_workers
 
     config = {"DATABASE": db} if db else None
@@ -43,10 +43,10 @@ def _serve(host: str, port: int, db: str | None, threads: int, workers: int) -> 
     if app is None:
         return 1
 
+    public = str(app.config["PUBLIC_URL"])
+
     def ready() -> None:  # once the port is ours
-        url = f"http://{lan_address() if host in ('0.0.0.0', '::') else host}:{port}/"
-        print(f"All Fives is running. Open {url} on a phone on the same network.")
-        print(_qr(url))
+        print(announcement(host, port, public))
         sys.stdout.flush()
 
     try:
@@ -60,6 +60,38 @@ def _serve(host: str, port: int, db: str | None, threads: int, workers: int) -> 
     except OSError as error:  # the port is taken, or not ours to listen on
         return _fail(f"cannot listen on {host}:{port}: choose another --port or --host", error)
     return 0
+
+
+def announcement(host: str, port: int, public: str = "", lan: str | None = None) -> str:
+    """What ``allfives serve`` says once it listens on ``host``: the URL to open on a phone
+    (``lan``, this machine's network address, when it listens on all of them), with its QR
+    code; behind a proxy, the public URL; on loopback, that only this machine can open it (a
+    phone's 127.0.0.1 is the phone itself)."""
+    from ..web.security import lan_address
+
+    if public:
+        return f"All Fives is running on {host}:{port}; players open {public}\n{_qr(public)}"
+    everywhere = host in ("0.0.0.0", "::", "")
+    address = (lan or lan_address()) if everywhere else host
+    url = f"http://{f'[{address}]' if ':' in address else address}:{port}/"
+    if not _loopback(address):
+        return f"All Fives is running. Open {url} on a phone on the same network.\n{_qr(url)}"
+    if everywhere:
+        return (
+            f"All Fives is running at {url}, but this machine has no network address a phone "
+            "could reach: join the phones' network (Wi-Fi), then start it again."
+        )
+    return (
+        f"All Fives is running at {url}, on this machine only: open it in a browser here. "
+        "A phone cannot reach it; to play from phones, run allfives serve without --host."
+    )
+
+
+def _loopback(address: str) -> bool:
+    try:
+        return ipaddress.ip_address(address).is_loopback
+    except ValueError:  # a name
+        return address == "localhost"
 
 
 def _start(config: dict[str, Any] | None) -> Flask | None:
