@@ -13,24 +13,13 @@ from typing import Any
 import pytest
 from playwright.sync_api import Locator, Page, expect
 
+from tests.browser.phone import on_screen
 from tests.scripts import first_fit
 from tests.tables import HttpApi, on_table
 from webapp.rules import DOUBLE_SIX
 
 SCREENS = {"390x844": {"width": 390, "height": 844}, "360x740": {"width": 360, "height": 740}}
 NAMES = ["Alejandro", "Benedicta", "Cy"]
-
-
-def on_screen(page: Page, locator: Locator, what: str) -> None:
-    # A region swapped out of band is replaced, not changed: wait (retrying) until the new one
-    # is drawn before measuring where it is.
-    expect(locator, f"{what} is not shown").to_be_visible()
-    box = locator.bounding_box()
-    assert box is not None, f"{what} is not shown"
-    height = page.viewport_size["height"] if page.viewport_size else 0
-    assert box["y"] >= 0 and box["y"] + box["height"] <= height + 0.5, (
-        f"{what} is off the screen: {box['y']:.0f}–{box['y'] + box['height']:.0f} of {height}"
-    )
 
 
 class Phone:
