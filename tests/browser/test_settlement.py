@@ -85,6 +85,14 @@ def settle_button(page: Page) -> Any:
     return page.get_by_role("button", name="Settle hand 1")
 
 
+# The rows scroll on their own: a field is seen only within what its scroller shows.
+WHOLE_IN_ITS_SCROLLER = """field => {
+  const box = field.getBoundingClientRect();
+  const shown = field.closest(".reports").getBoundingClientRect();
+  return box.top >= shown.top - 0.5 && box.bottom <= shown.bottom + 0.5;
+}"""
+
+
 def in_view(page: Page, what: str) -> None:
     on_screen(page, settle_button(page), f"the Settle button {what}")
     on_screen(page, page.locator("#settle-preview"), f"the preview {what}")
@@ -119,6 +127,7 @@ def test_the_settle_button_and_the_preview_stay_in_view_while_pips_are_typed(
                 page.keyboard.type(pips)
             expect(field).to_have_value(pips)
             on_screen(page, field, f"{name}'s pips field once typed")
+            assert field.evaluate(WHOLE_IN_ITS_SCROLLER), f"{name}'s field is scrolled out of view"
             in_view(page, f"after {name}'s pips are typed")
 
         preview = page.locator("#settle-preview")
