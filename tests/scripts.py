@@ -275,6 +275,15 @@ HAND_OF_FIVE = Script(
 )
 
 
+FOUR_OUT = Script(
+    """Ana, Ben, Cy and Di (5 tiles each, 8 in the boneyard), Ana leading: 1-1 is the spinner on
+    the right arm; Ana goes out with her fifth tile, 6-3 on the down end (4 + 3 + [0|0] 0 + 3:
+    10). Ben, Cy and Di hold one tile each, whose pips can be 3, 12 and 3 (2-1, 6-6, 3-0). The
+    partnership hand of ``tests/browser/test_table.py``, tapped there one tile at a time.""",
+    *("6-4", "4-1", "1-1", "3-1", "6-2", "4-3", "5-1", "4-4", "6-5", "2-2"),
+    *("6-1 down", "5-4", "6-0 up", "5-3", "4-2", "0-0", "6-3 down"),
+)
+
 # --- hands worked out as they go ------------------------------------------------------------------
 
 

@@ -107,6 +107,19 @@ def more(page: Page) -> None:
         page.get_by_text("More", exact=True).click()
 
 
+def on_screen(page: Page, locator: Locator, what: str) -> None:
+    """``locator`` is drawn and whole within the screen's height."""
+    # A region swapped out of band is replaced, not changed: wait (retrying) until the new one
+    # is drawn before measuring where it is.
+    expect(locator, f"{what} is not shown").to_be_visible()
+    box = locator.bounding_box()
+    assert box is not None, f"{what} is not shown"
+    height = page.viewport_size["height"] if page.viewport_size else 0
+    assert box["y"] >= 0 and box["y"] + box["height"] <= height + 0.5, (
+        f"{what} is off the screen: {box['y']:.0f}–{box['y'] + box['height']:.0f} of {height}"
+    )
+
+
 def mark_page(page: Page) -> None:
     page.evaluate("window.__samePage = true")
 

@@ -13,24 +13,13 @@ from typing import Any
 import pytest
 from playwright.sync_api import Locator, Page, expect
 
+from tests.browser.phone import on_screen
 from tests.scripts import first_fit
 from tests.tables import HttpApi, on_table
 from webapp.rules import DOUBLE_SIX
 
 SCREENS = {"390x844": {"width": 390, "height": 844}, "360x740": {"width": 360, "height": 740}}
 NAMES = ["Alejandro", "Benedicta", "Cy"]
-
-
-def on_screen(page: Page, locator: Locator, what: str) -> None:
-    # A region swapped out of band is replaced, not changed: wait (retrying) until the new one
-    # is drawn before measuring where it is.
-    expect(locator, f"{what} is not shown").to_be_visible()
-    box = locator.bounding_box()
-    assert box is not None, f"{what} is not shown"
-    height = page.viewport_size["height"] if page.viewport_size else 0
-    assert box["y"] >= 0 and box["y"] + box["height"] <= height + 0.5, (
-        f"{what} is off the screen: {box['y']:.0f}–{box['y'] + box['height']:.0f} of {height}"
-    )
 
 
 class Phone:
@@ -57,7 +46,9 @@ class Phone:
         notice = page.locator("#notice")
         expect(notice).not_to_be_empty()
         on_screen(page, notice, f"the result of {what}")
-        if page.locator("#board .count").count():
+        # The count while the hand is played; once it is over the layout gives its room to the
+        # settlement (the last play's count is in its result).
+        if page.locator("#board .count").count() and not page.locator("#work .settle").count():
             on_screen(page, page.locator("#board .count"), f"the count after {what}")
         assert page.evaluate("window.scrollY") == 0, f"the page scrolled after {what}"
         fits = page.evaluate("document.scrollingElement.scrollHeight <= window.innerHeight + 1")

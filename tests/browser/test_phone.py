@@ -359,7 +359,8 @@ def test_a_reload_in_the_middle_of_a_settlement_keeps_what_was_entered(
 
     ana = offline_phone.get_by_role("group", name=re.compile(r"^Ana"))
     ben = offline_phone.get_by_role("group", name=re.compile(r"^Ben"))
-    for name in ANA_HELD:  # every player's tiles are shown at once
+    ana.get_by_text("Tiles", exact=True).click()  # pips first: the tiles behind a disclosure
+    for name in ANA_HELD:
         ana.get_by_label(name, exact=True).check()
     ben.get_by_label("Pips").fill("133")  # every unplayed tile but Ana's: 168 - 12 - 23
 

@@ -474,7 +474,7 @@ def preview(table: Table, htmx: bool = False, **fields: Any) -> TestResponse:
 
 def test_the_settlement_is_previewed_as_typed_then_settled_in_one_tap(hand_over: Table) -> None:
     shown = text(preview(hand_over, pips_1="3"))  # a GET: reloading it resubmits nothing
-    assert "Ben 3 5" in shown  # pips 3, rounded to 5
+    assert "Ben 3 → 5" in shown  # pips 3, rounded to 5
     assert "Ben 15 -5 10" in shown  # score before, change, after
     assert hand_over.state.status is Status.HAND_OVER  # nothing stored yet
     fragment = preview(hand_over, htmx=True, pips_1="3")
@@ -488,10 +488,12 @@ def test_the_settlement_is_previewed_as_typed_then_settled_in_one_tap(hand_over:
 
 
 def test_settle_with_tiles(hand_over: Table) -> None:
-    assert "Ben 8 10" in text(preview(hand_over, tiles_1="4-4"))
+    assert "Ben 8 → 10" in text(preview(hand_over, tiles_1="4-4"))
     page = hand_over.page().text
     assert page.count('name="tiles_1"') == len(hand_over.state.hand.unplayed)  # type: ignore[union-attr]
-    assert "<details" not in page.split('id="work"')[1]  # every tile shown at once
+    # Pips first: the tiles wait behind "Tiles", opened once some were tapped.
+    assert '<details class="tile-pick">' in page
+    assert '<details class="tile-pick" open>' in preview(hand_over, tiles_1="4-4").text
     hand_over.settle(tiles_1="4-4")
     assert hand_over.state.scores == (0, 5)
 
