@@ -48,7 +48,8 @@ def test_a_timed_game_ends_by_time_in_overtime(table: Table) -> None:
     table.start(0)
     table.play("6-1")
     page = table.page().text
-    assert re.search(r'<time class="clock" data-clock datetime="[0-9T:-]+Z">1[45]:[0-5]\d</time>', page)
+    clock = r'<time class="clock" data-clock datetime="[0-9T:-]+Z">1[45]:[0-5]\d</time>'
+    assert re.search(clock, page)  # 15 minutes, counting down from the lead
     assert ">Time</button>" in page
     table.post("time")
     shown = text(table.page())

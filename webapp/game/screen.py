@@ -254,9 +254,7 @@ def settlement(snapshot: Snapshot, entered: Mapping[int, Entry], preview: Previe
         for seat, held in enumerate(hand.held)
         if held
     )
-    hint = gettext(
-        "Enter the pips each player still holds, or tap their tiles: %(how)s.", how=how
-    )
+    hint = gettext("Enter the pips each player still holds, or tap their tiles: %(how)s.", how=how)
     if not state.options.variant.counts_pips:  # R28
         hint = gettext(
             "Going out scores one five; the tiles left count nothing. Enter them only if you "
