@@ -140,6 +140,8 @@ def show(
     snapshot = table.snapshot
     if settle is None and snapshot.state.status is Status.HAND_OVER and not table.viewer:
         settle = settling.entered(snapshot.state)
+        if not snapshot.state.options.variant.counts_pips:  # R28: nothing to wait for
+            preview = preview or settling.preview(snapshot.state, settle)[0]
     turned = request.cookies.get(TURNED) == "1"
     ends = store().clock_ends(snapshot)
     view = screen.build(
