@@ -595,6 +595,21 @@
     next.focus();
   });
 
+  // --- the clock of a timed game: time[data-clock] (R30) ------------------------------------
+  // The server draws the minutes left and the moment time is up (datetime, UTC); here the
+  // clock counts down to it each second. At 0:00 it only stops: the table calls time.
+
+  function tickClocks() {
+    document.querySelectorAll("time[data-clock]").forEach(function (clock) {
+      var ends = Date.parse(clock.getAttribute("datetime"));
+      var left = Math.max(0, Math.floor((ends - Date.now()) / 1000));
+      var shown = Math.floor(left / 60) + ":" + String(left % 60).padStart(2, "0");
+      if (clock.textContent !== shown) clock.textContent = shown;
+      clock.classList.toggle("up", left === 0);
+    });
+  }
+  window.setInterval(tickClocks, 1000);
+
   // --- wiring -------------------------------------------------------------------------------
 
   document.addEventListener("htmx:load", function (event) {

@@ -224,6 +224,16 @@ EXAMPLE_H = Script(
     "2-1 right",
 )
 
+EXAMPLE_L = Script(
+    """Worked example L, Fives and Threes (R26–R29), Ana and Ben, 7 tiles each, Ana leading:
+    the twelve plays of RULES.md with Ana knocking twice before the last two (R27: nobody
+    draws), so Ben plays 2-2 and 0-6 in a row and goes out with his seventh tile. Counts
+    score 2, 0, 1, 3, 0, 3, 8 (15: 3 + 5), 6 (18), 0, 0, 0 and 2 (10): Ana 11, Ben 14, and
+    Ben's five for going out (R28) makes 15. Ana keeps two tiles with no 2 and no 0.""",
+    *("5-5", "5-4 right", "5-1 left", "4-4 right", "1-6 left", "4-3 right", "6-6 left"),
+    *("3-3 right", "6-2 left", "3-0 right", "pass", "2-2 left", "pass", "0-6 right"),
+)
+
 # --- hands of the app's own tests -----------------------------------------------------------------
 
 FIX_KEPT = Script(

@@ -44,6 +44,10 @@ def test_rules_and_partnership(client: FlaskClient) -> None:
         "blocked": "fewest-takes",
         "floor": "none",
         "points": "pips",
+        "count": "fives",
+        "next_lead": "went-out",
+        "get_in": 0,
+        "time_limit": 0,
     }
     assert game.state["rules_title"] == "Pagat, winning after the hand, to 150"
     assert game.state["teams"] == [

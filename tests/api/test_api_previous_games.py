@@ -1,4 +1,4 @@
-"""Games stored before the house rules existed keep playing exactly as before (R17–R25).
+"""Games stored before the house rules existed keep playing exactly as before (R17–R30).
 
 ``tests/data/previous_version.sqlite3`` was made by the version before R17–R25, with four games
 of three real hands each (seed, pagat, partnership with its own deal, target and finish, and a
@@ -33,6 +33,10 @@ NEW_RULES = {
     "blocked": "fewest-takes",
     "floor": "none",
     "points": "pips",
+    "count": "fives",
+    "next_lead": "went-out",
+    "get_in": 0,
+    "time_limit": 0,
 }
 
 
@@ -59,6 +63,11 @@ def test_every_stored_game_replays_to_the_state_the_previous_version_showed(
         new_rules = now.pop("rules")
         # What the state says that the previous version did not: the same facts, said anew.
         assert now.pop("winners") == ([] if now["winner"] is None else [now["winner"]])
+        assert (now.pop("time_called"), now.pop("overtime"), now.pop("clock_ends")) == (
+            False,
+            [],
+            None,
+        )  # R30: no clock
         title = now.pop("rules_title")
         assert title.startswith({"seed": "Standard", "pagat": "Pagat"}[old_rules["preset"]])
         hand = now["hand"]

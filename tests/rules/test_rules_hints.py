@@ -1,6 +1,6 @@
 """The picker's hints by arithmetic: ``Layout.placements`` gives, for every tile on every
 layout of every preset and house rule, what building the layout after the play gives (R8–R11,
-R17, R18, R25)."""
+R17, R18, R25, R26)."""
 
 from __future__ import annotations
 
@@ -10,15 +10,27 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.conftest import examples
-from webapp.rules import DOUBLE_SIX, Layout, Options, Placement, Tile
+from webapp.rules import DOUBLE_SIX, BadOptions, Layout, Options, Placement, Tile
 from webapp.rules.options import PRESET_LIST, SPECS
+from webapp.rules.variant import Variant
 
-# The options the layout asks about (R17, R18, R25), each value crossed with every preset.
-LAYOUT_OPTIONS = ("spinner", "doubles", "points")
+# The options the layout asks about (R17, R18, R25, R26), each value crossed with every preset
+# (but threes counted in pips, which R26 refuses).
+LAYOUT_OPTIONS = ("spinner", "doubles", "points", "count")
+
+
+def _variant(preset: str, house: dict[str, object]) -> Variant | None:
+    try:
+        return Options.make(["Ana", "Ben"], preset=preset, **house).variant
+    except BadOptions:
+        return None
+
+
 VARIANTS = [
-    Options.make(["Ana", "Ben"], preset=preset.name, **house).variant
+    found
     for preset in PRESET_LIST
     for house in [{}, *({name: value} for name in LAYOUT_OPTIONS for value in SPECS[name].values)]
+    if (found := _variant(preset.name, house)) is not None
 ]
 
 

@@ -4,16 +4,19 @@ Hypothesis deals real tiles and picks, at each step, one of the moves a real tab
 a legal play from the hand of the player to move (found with ``state.placements``), a draw when
 nothing in that hand fits, a pass when the boneyard is empty too, true reports at the end of a
 hand. It also undoes now and then and throws arbitrary actions at the engine. Each game is
-played under a random preset and a random combination of every option of R1 and R13–R25
-(spinners, doubles, drawing any time, a reserve, the highest double leading, rounding, blocks,
-a floor, exact finishes, points in fives). After every step:
+played under a random preset and a random combination of every option of R1 and R13–R30
+(spinners, doubles, drawing any time or never, a reserve, the highest double leading, rounding,
+blocks, a floor, exact finishes, points in fives, threes counted, the five for going out, the
+rotating lead, ten to get in, time called now and then). After every step:
 
 - the 28 tiles are all accounted for, and the engine's counts match the real hands;
 - the layout and its count match the test's own model of RULES.md R8–R11 and R17–R18, a tree
   of arms with every end named (``Line`` below), and each settlement matches the test's own
-  model of R13, R13p and R22–R25 (``settlement``);
-- points come only from a count that is a positive multiple of five (in fives under R25, or
-  nothing past an exact target), and the scores add up;
+  model of R13, R13p, R22–R25 and R28 (``settlement``);
+- points come only from a count that is a positive multiple of five, or of three under R26 (in
+  fives under R25, or nothing past an exact target, or short of getting in, R30), and the
+  scores add up; the lead rotates under R29; nobody draws under R27; when time is called the
+  highest side wins, or those tied at the top play on and the first of them to score wins;
 - a refused action changes nothing, and an accepted one is undone exactly;
 - R7a never refuses the table's legal draws and passes, and whatever draw or pass it does
   refuse is one the real hands prove illegal (a confirmed one is then recorded); R14 accepts
@@ -56,6 +59,7 @@ from webapp.rules import (
     Tile,
     Undo,
 )
+from webapp.rules.actions import CallTime
 from webapp.rules.options import OPTION_SPECS
 from webapp.rules.scorebook import Scorebook
 
@@ -160,10 +164,25 @@ class Line:
         return replace(self, arms=tuple(arms.items()), spinners=spinners)
 
 
-def points_of(count: int, fives: bool = False) -> int:
-    if count <= 0 or count % 5:
+def points_of(count: int, fives: bool = False, threes: bool = False) -> int:
+    if count <= 0:
+        return 0
+    if threes:  # R26: a point per five in a multiple of 5, per three in a multiple of 3
+        return (count // 5 if count % 5 == 0 else 0) + (count // 3 if count % 3 == 0 else 0)
+    if count % 5:
         return 0
     return count // 5 if fives else count
+
+
+def options_points(options: Options, count: int) -> int:
+    return points_of(count, options.points == "fives", options.count == "fives-and-threes")
+
+
+def get_in_least(options: Options) -> int:
+    """R30: what a side's first score must be worth (10 pips, 2 in fives); 1 without get_in."""
+    if not options.get_in:
+        return 1
+    return 2 if options.points == "fives" else 10
 
 
 def rounded(pips: int, rounding: str) -> int:
@@ -184,7 +203,10 @@ def settlement(options: Options, pips: list[int], went_out: int | None) -> list[
     rnd = options.rounding
     held = [sum(pips[seat] for seat in options.seats_of(side)) for side in range(sides)]
     won = [0] * sides
-    if options.settlement.value == "subtract-own":
+    if options.settlement == "go-out-bonus":  # R28: one five for going out, nothing else
+        if went_out is not None:
+            won[options.side_of(went_out)] = 5
+    elif options.settlement.value == "subtract-own":
         for seat, amount in enumerate(pips):
             won[options.side_of(seat)] -= rounded(amount, rnd)
     else:
@@ -218,24 +240,23 @@ def settlement(options: Options, pips: list[int], went_out: int | None) -> list[
 
 @st.composite
 def game_options(draw: st.DrawFn) -> Options:
-    """Any preset, then any combination of the options of R1 and R13–R25 (R25 refuses one)."""
+    """Any preset, then any combination of the options of R1 and R13–R30 (R25 refuses
+    rounding none in fives, R26 threes in pips)."""
     players = draw(st.integers(min_value=2, max_value=4))
     rules = {
         spec.name: draw(st.none() | st.sampled_from(spec.values), label=spec.name)
         for spec in OPTION_SPECS
     }
-    if rules["points"] == "fives" or rules["rounding"] == "none":
-        rules["points"], rules["rounding"] = (
-            ("fives", "up")
-            if draw(st.booleans())
-            else (
-                "pips",
-                rules["rounding"],
-            )
-        )
     preset = draw(st.sampled_from(list(PRESETS)))
-    if preset == "five-up" and rules["rounding"] == "none":
-        rules["rounding"] = None
+
+    def chosen(name: str) -> object:
+        value = rules[name]
+        return PRESETS[preset].rules.get(name, "") if value is None else value
+
+    if chosen("count") == "fives-and-threes":
+        rules["points"] = "fives"
+    if chosen("points") == "fives" and chosen("rounding") == "none":
+        rules["rounding"] = "up"
     return Options.make(
         NAMES[:players],
         partnership=players == 4 and draw(st.booleans()),
@@ -259,6 +280,7 @@ any_action = st.one_of(
     ),
     st.builds(Draw, st.integers(min_value=0, max_value=30), seats),
     st.builds(Pass, seats),
+    st.just(CallTime()),
     st.dictionaries(
         st.integers(min_value=0, max_value=3),
         st.integers(min_value=-1, max_value=60) | st.lists(st.sampled_from(DOUBLE_SIX), max_size=4),
@@ -276,14 +298,30 @@ class RandomGames(RuleBasedStateMachine):
         self.table = Table(options)
         self.empty = Line(options.spinner, options.doubles)
         self.lines = [self.empty]  # the model after each action in effect
+        self.ins: list[frozenset[int]] = [frozenset()]  # R30: the sides in, after each action
+        self.overtimes: list[tuple[int, ...]] = [()]  # R30: the sides playing on after time
 
     @property
     def state(self) -> GameState:
         return self.table.state
 
-    def record(self, line: Line) -> None:
+    def record(
+        self,
+        line: Line,
+        scored: tuple[int, ...] = (),
+        overtime: tuple[int, ...] | None = None,
+    ) -> None:
+        """The model after an action: its layout, the sides that scored (now in), overtime."""
         self.lines.append(line)
+        self.ins.append(self.ins[-1] | set(scored))
+        self.overtimes.append(self.overtimes[-1] if overtime is None else overtime)
         assert len(self.lines) == len(self.table.actions) + 1
+
+    def counts_for(self, side: int, points: int) -> int:
+        """R30: points a side scores, or 0 while it is not in and they are short of it."""
+        if points > 0 and side not in self.ins[-1] and points < get_in_least(self.table.options):
+            return 0
+        return points
 
     @rule(data=st.data(), moves=st.integers(min_value=1, max_value=12))
     def play_on(self, data: st.DataObject, moves: int) -> None:
@@ -296,6 +334,8 @@ class RandomGames(RuleBasedStateMachine):
         if status is Status.GAME_OVER:
             assert self.table.replayed() == self.state
             self.new_game(self.table.options)
+        elif self.table.options.time_limit and data.draw(st.integers(0, 30), label="time") == 0:
+            self.call_time()
         elif status is Status.AWAITING_START:
             self.start(data)
         elif status is Status.HAND_OVER:
@@ -318,6 +358,7 @@ class RandomGames(RuleBasedStateMachine):
             no_double = not doubles
         elif leader is None:
             leader = data.draw(st.integers(min_value=0, max_value=players - 1), label="leader")
+            assert self.state.hand_number == 0 or self.table.options.next_lead == "went-out"
         elif data.draw(st.booleans(), label="leader implied"):
             leader = None  # R3: the one who went out leads anyway
         self.table.start(hands, shuffled[size * players :], leader, no_double)
@@ -355,12 +396,17 @@ class RandomGames(RuleBasedStateMachine):
             side = options.side_of(self.table.turn)
             score = self.state.scores[side]
             outcome = self.table.play(tile, named)
-            points = points_of(after.count(), options.points == "fives")
+            points = self.counts_for(side, options_points(options, after.count()))
             assert outcome.points == placement.points or outcome.points == 0
             if options.finish.value == "exact" and score + points > options.goal:
                 points = 0  # R25: not scored past the target
             assert (outcome.count, outcome.points) == (after.count(), points)
-            self.record(after)
+            overtime = self.overtimes[-1]
+            if overtime and points and side in overtime:  # R30: the first of them to score
+                assert (self.state.status, self.state.winner) == (Status.GAME_OVER, side)
+            elif overtime:
+                assert self.state.status is not Status.GAME_OVER
+            self.record(after, (side,) if points else ())
         elif self.state.can_draw:
             # R6: draw until a tile fits or the boneyard is empty, one by one or all at once;
             # R20: the reserve is never drawn. The draw is legal, so R7a may not refuse it
@@ -373,12 +419,20 @@ class RandomGames(RuleBasedStateMachine):
             self.record(line)
         else:
             assert self.state.can_pass
-            self.table.pass_turn()  # legal, so never refused by R7a
+            if options_never := self.table.options.draw == "never":
+                # R27: nobody draws; the undealt tiles stay face down all hand.
+                size = self.table.options.hand_size * self.table.options.player_count
+                assert self.state.hand.boneyard == 28 - size and not self.state.can_draw
+            outcome = self.table.pass_turn()  # legal, so never refused by R7a
+            assert outcome.message.endswith("knocked" if options_never else "passed")
             self.record(line)
 
     def settle(self, data: st.DataObject) -> None:
         reports: dict[int, Report | int | list[Tile]] = {}
+        optional = self.table.options.settlement == "go-out-bonus"  # R28: for the audit only
         for seat, tiles in enumerate(self.table.hands):
+            if optional and data.draw(st.booleans(), label="left out"):
+                continue
             if tiles:
                 as_tiles = data.draw(st.booleans(), label="report tiles")
                 reports[seat] = list(tiles) if as_tiles else sum(t.pips for t in tiles)
@@ -386,15 +440,19 @@ class RandomGames(RuleBasedStateMachine):
                 reports[seat] = data.draw(st.sampled_from([0, []]), label="nothing held")
         before = self.state.scores
         went_out = self.state.hand.went_out
+        leader = self.state.hand.leader
         # True reports, as tiles or as pips, are possible all together: R14 never refuses them.
         outcome = self.table.apply(EndHand.of(reports))
         result = outcome.result
         pips = [sum(t.pips for t in tiles) for tiles in self.table.hands]
-        assert result.pips == tuple(pips)
         options = self.table.options
+        assert result.pips == tuple(
+            pips[seat] if seat in reports or not optional else 0 for seat in range(len(pips))
+        )
         for side, (score, won) in enumerate(
             zip(before, settlement(options, pips, went_out), strict=True)
         ):
+            won = self.counts_for(side, won)
             if won < 0 and options.floor == "zero":
                 won = max(won, -max(score, 0))  # R24: no loss below zero
             if won > 0 and options.finish.value == "exact" and score + won > options.goal:
@@ -403,13 +461,37 @@ class RandomGames(RuleBasedStateMachine):
         assert self.state.scores == tuple(
             b + s for b, s in zip(before, result.settled, strict=True)
         )
-        self.record(self.lines[-1])
+        # R3, R29: who leads next: whoever went out, or the next seat when the lead rotates.
+        rotated = (leader + 1) % options.player_count
+        assert self.state.next_leader == (rotated if options.next_lead == "rotates" else went_out)
+        scored = tuple(side for side, won in enumerate(result.settled) if won > 0)
+        overtime = self.overtimes[-1]
+        if overtime and not any(side in overtime for side in scored):
+            assert self.state.status is not Status.GAME_OVER
+        self.record(self.lines[-1], scored)
+
+    def call_time(self) -> None:
+        """R30: time called: the highest side wins, or those tied at the top play on."""
+        state = self.state
+        started = state.hand is not None and (state.hand_number > 1 or state.hand.layout.lead)
+        if state.time_called or not started:
+            return
+        self.table.apply(CallTime())
+        top = max(state.scores)
+        leaders = tuple(side for side, score in enumerate(state.scores) if score == top)
+        if len(leaders) == 1:
+            assert (self.state.status, self.state.winners) == (Status.GAME_OVER, leaders)
+        else:
+            assert self.state.status is state.status and self.state.overtime == leaders
+        self.record(self.lines[-1], (), leaders)
 
     @precondition(lambda self: self.state.can_undo)
     @rule()
     def undo(self) -> None:
         self.table.undo()
         self.lines.pop()
+        self.ins.pop()
+        self.overtimes.pop()
 
     @rule(action=any_action)
     def anything(self, action) -> None:
@@ -476,11 +558,12 @@ class RandomGames(RuleBasedStateMachine):
         hand = self.state.hand
         if hand is None:
             return
-        fives = self.table.options.points == "fives"
-        exact = self.table.options.finish.value == "exact"
+        options = self.table.options
+        exact = options.finish.value == "exact"
         for move in hand.moves:
-            expected = points_of(move.count, fives) if move.kind == "play" else 0
-            assert move.points == expected or (exact and move.points == 0)
+            expected = options_points(options, move.count) if move.kind == "play" else 0
+            short = options.get_in and expected < get_in_least(options)
+            assert move.points == expected or ((exact or short) and move.points == 0)
 
     @invariant()
     def the_scores_add_up(self) -> None:
@@ -494,7 +577,11 @@ class RandomGames(RuleBasedStateMachine):
             for seat, points in enumerate(hand.scored()):
                 expected[options.side_of(seat)] += points
         assert state.scores == tuple(expected)
-        if state.status is Status.GAME_OVER and options.finish.value == "exact":
+        if state.status is Status.GAME_OVER and state.time_called:
+            # R30: time called: the winner was alone at the top then, or scored first after.
+            assert state.winners == (state.winner,)
+            assert state.winner in self.overtimes[-1]
+        elif state.status is Status.GAME_OVER and options.finish.value == "exact":
             # R25: the winners reached the target exactly; nobody passed it.
             assert [state.scores[side] for side in state.winners] == [options.goal] * len(
                 state.winners

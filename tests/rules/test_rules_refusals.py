@@ -666,8 +666,11 @@ def test_options_messages():
     with pytest.raises(BadOptions, match=r"^partnerships need exactly 4 players$"):
         Options.make(["Ana", "Ben", "Cy"], partnership=True)
     with pytest.raises(
-        BadOptions, match=r"^unknown preset 'sniff': choose seed, pagat, muggins, five-up$"
+        BadOptions,
+        match=r"^unknown preset 'sniff': choose seed, pagat, muggins, five-up, fives-and-threes$",
     ):
         Options.make(["Ana", "Ben"], preset="sniff")
-    with pytest.raises(BadOptions, match=r"^deal must be '9-7-5' or '5' or '7-5-5', not '6'$"):
+    with pytest.raises(
+        BadOptions, match=r"^deal must be '9-7-5' or '5' or '7-5-5' or '9-6', not '6'$"
+    ):
         Options.make(["Ana", "Ben"], deal="6")

@@ -321,7 +321,7 @@ def test_rule_25_two_sides_reaching_the_target_at_a_settlement_share_the_win():
     [
         ({"spinner": "all"}, "spinner", "R17"),
         ({"doubles": "twice"}, "doubles", "R18"),
-        ({"draw": "never"}, "draw", "R19"),
+        ({"draw": "sometimes"}, "draw", "R19"),
         ({"reserve": 3}, "reserve", "R20"),
         ({"reserve": True}, "reserve", "R20"),
         ({"first_lead": "oldest"}, "first_lead", "R21"),

@@ -24,7 +24,7 @@ bp = Blueprint("api", __name__, url_prefix="/api")
 @bp.errorhandler(StaleRevision)
 def stale(error: StaleRevision) -> ResponseReturnValue:
     """A ``seq`` that is not the game's: nothing applied, and the game as it is now."""
-    state = GameShape(error.current).as_json()
+    state = _shape(error.current)
     return json_error(409, "stale_seq", say(error.message), beside={"state": state})
 
 
@@ -72,7 +72,7 @@ def create() -> ResponseReturnValue:
     body = _body()
     rules = body.get("rules") or {}
     snapshot = create_game(body.get("players"), body.get("partnership", False), rules)
-    return jsonify(GameShape(snapshot).as_json()), 201
+    return jsonify(_shape(snapshot)), 201
 
 
 @bp.post("/games/import")
@@ -82,7 +82,7 @@ def import_game() -> ResponseReturnValue:
     request.max_content_length = IMPORT_BODY_LIMIT
     snapshot = store().import_game(_body())
     remember(snapshot.id)
-    return jsonify(GameShape(snapshot).as_json()), 201
+    return jsonify(_shape(snapshot)), 201
 
 
 # A game's URL here takes either of its ids, so it is ``<key>``: not the pages' ``game_id``,
@@ -100,9 +100,9 @@ def export(key: str) -> ResponseReturnValue:
 def show(key: str) -> ResponseReturnValue:
     """The state by its edit id, or by its view id (then without the edit id)."""
     try:
-        return jsonify(GameShape(store().get(key)).as_json())
+        return jsonify(_shape(store().get(key)))
     except GameNotFound:
-        return jsonify(GameShape(store().get_by_view(key), viewer=True).as_json())
+        return jsonify(_shape(store().get_by_view(key), viewer=True))
 
 
 @bp.post("/games/<key>/actions")
@@ -115,10 +115,15 @@ def act(key: str) -> ResponseReturnValue:
         seq = None
     snapshot, outcome = store().apply(key, seq, action, read=current)
     shape = {
-        "state": GameShape(snapshot).as_json(),
+        "state": _shape(snapshot),
         "outcome": OutcomeShape(snapshot.state, outcome).as_json(),
     }
     return jsonify(shape)
+
+
+def _shape(snapshot: Snapshot, viewer: bool = False) -> dict[str, Any]:
+    """The game state the API answers, with the clock's end (R30) from the store."""
+    return GameShape(snapshot, viewer, store().clock_ends(snapshot)).as_json()
 
 
 def _editable(key: str) -> Snapshot:

@@ -6,6 +6,7 @@ answers of ``webapp.rules`` and names them.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from ..i18n.words import say
@@ -21,9 +22,10 @@ class GameShape:
 
     snapshot: Snapshot
     viewer: bool = False
+    clock_ends: datetime | None = None  # R30: when time is up (the store's to say)
 
     def as_json(self) -> dict[str, Any]:
-        return _game(self.snapshot, self.viewer)
+        return _game(self.snapshot, self.viewer, self.clock_ends)
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,7 +61,7 @@ class OutcomeShape:
         }
 
 
-def _game(snapshot: Snapshot, viewer: bool) -> dict[str, Any]:
+def _game(snapshot: Snapshot, viewer: bool, clock_ends: datetime | None) -> dict[str, Any]:
     state = snapshot.state
     options = state.options
     hand = state.hand
@@ -90,6 +92,9 @@ def _game(snapshot: Snapshot, viewer: bool) -> dict[str, Any]:
         "can_undo": state.can_undo,
         "can_draw": state.can_draw,
         "can_pass": state.can_pass,
+        "time_called": state.time_called,
+        "overtime": [options.side_name(side) for side in state.overtime],
+        "clock_ends": None if clock_ends is None else clock_ends.isoformat("T", "seconds") + "Z",
         "last": say(state.done) or None,
         "next": say(state.next_step()),
     }

@@ -1,4 +1,4 @@
-"""Rescore: the game as played beside the same log under other options (R13–R25), hand by
+"""Rescore: the game as played beside the same log under other options (R13–R30), hand by
 hand, naming a play those rules would refuse and why."""
 
 from __future__ import annotations
@@ -12,14 +12,15 @@ from ..i18n.words import gettext, say, say_capitalized
 from ..rules import BadOptions, Options
 from ..rules.history import PlayedHand, replay
 from ..rules.options import OPTION_SPECS
-from ..rules.rescore import Rescore, changed
+from ..rules.rescore import CHANGEABLE, Rescore, changed
 from ..ui.forms import PresetChoice, RuleField, RulesForm, preset_choices, rule_fields
 from ..web.game import Table, both_links, store
 from ..web.pages import render_page
 from . import bp
 
-#: Every house rule a rescore may change: all but the deal, since the hands were dealt (R1).
-_DISPUTED = tuple(spec for spec in OPTION_SPECS if spec.name != "deal")
+#: Every house rule a rescore may change: all but what happened at the table (the deal, the
+#: drawing, who led, the clock: ``rules.rescore.AS_PLAYED``).
+_DISPUTED = tuple(spec for spec in OPTION_SPECS if spec.name in CHANGEABLE)
 
 
 @dataclass(frozen=True, slots=True)

@@ -18,6 +18,7 @@ from flask.typing import ResponseReturnValue
 from ..rules import (
     Action,
     Arm,
+    CallTime,
     Draw,
     EndHand,
     Pass,
@@ -148,6 +149,12 @@ def pass_turn(table: Table) -> ResponseReturnValue:
 def _confirmed() -> bool:
     """R7a: the table insists on a draw or pass the record disproves ("Record it anyway")."""
     return request.form.get("confirm") == "1"
+
+
+@bp.post("/g/<game_id>/time")
+def call_time(table: Table) -> ResponseReturnValue:
+    """R30: the table calls time: the highest side wins, or those tied at the top play on."""
+    return act(table, CallTime(), on_screen(table))
 
 
 @bp.post("/g/<game_id>/undo")

@@ -204,6 +204,11 @@ class Controls:
     undo_text: str
     boneyard: int
     draw_max: int
+    knocks: bool = False  # R27: nobody draws; who cannot play knocks
+    clock_ends: str = ""  # R30: when time is up, ISO 8601 in UTC ("" without a clock)
+    clock_left: str = ""  # the minutes and seconds left when the page was drawn ("12:05")
+    can_call_time: bool = False  # R30: the "Time" control
+    overtime: str = ""  # R30: who plays on after time, in words
 
 
 @dataclass(frozen=True, slots=True)

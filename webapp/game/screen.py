@@ -8,6 +8,7 @@ next all come from ``webapp.rules``.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from datetime import UTC, datetime
 
 from ..i18n.words import gettext, ngettext, say
 from ..rules import GameState, HandEnd, Outcome, Placement, Status, Tile
@@ -48,6 +49,7 @@ def build(
     settle: Mapping[int, Entry] | None = None,
     preview: Preview | None = None,
     turned: bool = False,
+    clock_ends: datetime | None = None,
 ) -> Screen:
     state = snapshot.state
     coaching = snapshot.coaching or snapshot.learning
@@ -70,7 +72,7 @@ def build(
         board=board(state, turned),
         notice=notice,
         work=work,
-        controls=None if viewer else controls(state),
+        controls=None if viewer else controls(state, clock_ends),
         learning=snapshot.learning,
         coaching=coaching,
         turned=turned,
@@ -252,11 +254,15 @@ def settlement(snapshot: Snapshot, entered: Mapping[int, Entry], preview: Previe
         for seat, held in enumerate(hand.held)
         if held
     )
+    hint = gettext("Enter the pips each player still holds, or tap their tiles: %(how)s.", how=how)
+    if not state.options.variant.counts_pips:  # R28
+        hint = gettext(
+            "Going out scores one five; the tiles left count nothing. Enter them only if you "
+            "want them in the audit."
+        )
     return Settle(
         heading=heading,
-        hint=gettext(
-            "Enter the pips each player still holds, or tap their tiles: %(how)s.", how=how
-        ),
+        hint=hint,
         number=hand.number,
         reports=reports,
         unplayed=tuple(str(tile) for tile in hand.unplayed),
@@ -308,8 +314,14 @@ def over(state: GameState) -> Over:
     )
 
 
-def controls(state: GameState) -> Controls:
+def controls(state: GameState, clock_ends: datetime | None = None) -> Controls:
     hand = state.hand
+    over = state.status is Status.GAME_OVER
+    left = ""
+    if clock_ends is not None and not state.time_called:
+        seconds = max(0, int((clock_ends - datetime.now(UTC).replace(tzinfo=None)).total_seconds()))
+        left = f"{seconds // 60}:{seconds % 60:02d}"
+    overtime = Items(tuple(state.options.side_name(side) for side in state.overtime), "and")
     return Controls(
         playing=state.status is Status.PLAYING,
         can_draw=state.can_draw,
@@ -318,4 +330,9 @@ def controls(state: GameState) -> Controls:
         undo_text=say(state.done),
         boneyard=hand.boneyard if hand else 0,
         draw_max=min(hand.boneyard, 28) if hand else 0,
+        knocks=state.options.variant.draws_never,
+        clock_ends="" if clock_ends is None else clock_ends.isoformat("T", "seconds") + "Z",
+        clock_left=left,
+        can_call_time=bool(clock_ends) and not state.time_called and not over,
+        overtime=say(overtime) if state.overtime and not over else "",
     )

@@ -56,7 +56,8 @@ def preview(
 ) -> tuple[Preview | None, RuleError | None]:
     """The settlement as the rules would make it, or why they would refuse it; nothing before
     every player's entry is in."""
-    if not all(entry.given for entry in found.values()):
+    required = state.options.variant.counts_pips  # R28: the tiles left are only for the audit
+    if required and not all(entry.given for entry in found.values()):
         return None, None
     try:
         after, outcome = state.apply(reports(state, found))

@@ -141,8 +141,13 @@ def show(
     snapshot = table.snapshot
     if settle is None and snapshot.state.status is Status.HAND_OVER and not table.viewer:
         settle = settling.entered(snapshot.state)
+        if not snapshot.state.options.variant.counts_pips:  # R28: nothing to wait for
+            preview = preview or settling.preview(snapshot.state, settle)[0]
     turned = request.cookies.get(TURNED) == "1"
-    view = screen.build(snapshot, table.viewer, notice, choice, settle, preview, turned=turned)
+    ends = store().clock_ends(snapshot)
+    view = screen.build(
+        snapshot, table.viewer, notice, choice, settle, preview, turned=turned, clock_ends=ends
+    )
     if is_htmx():
         return render_template("game/_regions.html", screen=view, regions=regions), status
     share = None if table.viewer else share_links(table)

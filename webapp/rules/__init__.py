@@ -11,6 +11,7 @@
 from .actions import (
     Action,
     ActionKind,
+    CallTime,
     Correct,
     Draw,
     EndHand,
@@ -64,6 +65,7 @@ __all__ = [
     "Arm",
     "BadOptions",
     "Blocked",
+    "CallTime",
     "Correct",
     "Deal",
     "Doubles",

@@ -41,6 +41,7 @@ class ActionKind(enum.StrEnum):
     END_HAND = "end_hand"
     UNDO = "undo"
     CORRECT = "correct"
+    CALL_TIME = "call_time"
 
 
 def bad_draw() -> IllegalAction:
@@ -215,10 +216,15 @@ class Correct:
         )
 
 
+@dataclass(frozen=True, slots=True)
+class CallTime:
+    """The table or the director calls time (R30): the game ends, or goes to overtime."""
+
+
 MAX_CORRECTION = 8  # actions standing for one entry: a pass or a draw or two, then the play
 MAX_ENTRY = 200  # more moves than a hand can have (28 plays, 19 tiles drawn, passes between)
 
-Action: TypeAlias = StartHand | Play | Draw | Pass | EndHand | Undo | Correct
+Action: TypeAlias = StartHand | Play | Draw | Pass | EndHand | Undo | Correct | CallTime
 
 
 def in_effect(actions: Sequence[Action]) -> list[Action]:
@@ -287,6 +293,8 @@ def to_dict(action: Action) -> dict[str, Any]:
             }
         case Undo():
             return {"type": ActionKind.UNDO.value}
+        case CallTime():
+            return {"type": ActionKind.CALL_TIME.value}
         case Correct(entry, actions):
             return {
                 "type": ActionKind.CORRECT.value,
@@ -338,11 +346,13 @@ def from_dict(data: Mapping[str, Any]) -> Action:
         return Undo()
     if kind == ActionKind.CORRECT:
         return _correct(data)
+    if kind == ActionKind.CALL_TIME:
+        return CallTime()
     raise IllegalAction(
         "bad_action",
         N_(
-            "%(shown)s is not an action: use start_hand, play, draw, pass, end_hand, undo or "
-            "correct",
+            "%(shown)s is not an action: use start_hand, play, draw, pass, end_hand, undo, "
+            "correct or call_time",
             shown=repr(kind),
         ),
     )

@@ -1,4 +1,4 @@
-"""A game of All Fives as a fold over actions (R3, R12–R16, R21–R25).
+"""A game of All Fives as a fold over actions (R3, R12–R16, R21–R30).
 
 ``GameState.apply`` takes an action and returns the next state with an :class:`Outcome`, or
 raises a :class:`RuleError` and changes nothing. Replaying the same actions rebuilds the same
@@ -26,6 +26,7 @@ from . import evidence
 from .actions import (
     Action,
     ActionKind,
+    CallTime,
     Correct,
     Draw,
     EndHand,
@@ -39,7 +40,7 @@ from .actions import (
 from .correction import Fixed, correct
 from .errors import IllegalAction
 from .hand import Hand, HandEnd, MoveKind
-from .house_rules import Finish
+from .house_rules import Finish, NextLead
 from .layout import Arm, Placement, arm_name
 from .messages import N_, NP_, Items, Message
 from .options import Options
@@ -100,6 +101,8 @@ class GameState:
     winner: int | None = None  # a side
     winners: tuple[int, ...] = ()  # every winning side: two when they share an exact win (R25)
     results: tuple[HandResult, ...] = ()
+    time_called: bool = False  # R30: time was called (the game is over, or in overtime)
+    overtime: tuple[int, ...] = ()  # R30: the sides tied at the top that play on
     done: str = field(default="", compare=False)  # the action that made this state, in words
 
     @classmethod
@@ -154,6 +157,8 @@ class GameState:
             "winners": list(self.winners),
             "results": [result.to_dict() for result in self.results],
             "hand": None if hand is None else {"leader": hand.leader, "double": hand.lead_double},
+            "time_called": self.time_called,
+            "overtime": list(self.overtime),
             "done": self.done,
         }
 
@@ -181,6 +186,8 @@ class GameState:
                 stored_seat(data["winner"]),
                 stored_wholes(data["winners"]),
                 tuple(HandResult.from_dict(result) for result in results),
+                bool(data.get("time_called", False)),
+                stored_wholes(data.get("overtime", [])),
                 str(data["done"]),
             )
             if dealt is not None:  # said again in the reader's language, not as it was stored
@@ -300,6 +307,8 @@ class GameState:
             new, outcome = self._end_hand(action)
         elif isinstance(action, Correct):
             new, outcome = self._correct(action)
+        elif isinstance(action, CallTime):
+            new, outcome = self._call_time()
         else:
             raise IllegalAction(
                 "bad_action", N_("%(action)s is not an action", action=repr(action))
@@ -347,14 +356,17 @@ class GameState:
         if not 0 <= leader < self.options.player_count:
             raise _no_such_seat(leader)
         if self.next_leader is not None and leader != self.next_leader:
-            raise IllegalAction(
-                "wrong_leader",
-                N_(
+            if self._rotates:
+                said = N_(
+                    "the lead passes to the next seat every hand, so %(name)s leads (R29)",
+                    name=self.name(self.next_leader),
+                )
+            else:
+                said = N_(
                     "%(name)s went out last hand, so %(name)s leads (R3)",
                     name=self.name(self.next_leader),
-                ),
-                "R3",
-            )
+                )
+            raise IllegalAction("wrong_leader", said, "R29" if self._rotates else "R3")
         number = self.hand_number + 1
         hand = Hand.deal(self.options, number, leader, by_double and not action.no_double)
         state = replace(self, status=Status.PLAYING, hand=hand, hand_number=number)
@@ -404,8 +416,9 @@ class GameState:
         after = hand.play(action.tile, arm)
         move = after.moves[-1]
         side = self.options.side_of(seat)
+        short = bool(move.points) and not self._is_in(side, move.points)
         past = after.layout.rules.passes_target(self.scores[side], move.points, self.options.goal)
-        if past:
+        if short or past:
             move = replace(move, points=0)
             after = replace(after, moves=(*after.moves[:-1], move))
         scores = self._add(self.scores, side, move.points)
@@ -430,7 +443,15 @@ class GameState:
             )
         if move.points:
             message = N_("%(play)s, scores %(points)s", play=message, points=move.points)
-        if past:
+        if short:
+            message = N_(
+                "%(play)s, but %(side)s needs %(least)s or more to get in: the points are not "
+                "scored (R30)",
+                play=message,
+                side=self.options.side_name(side),
+                least=self.options.variant.in_points(self.options.get_in),
+            )
+        elif past:
             message = N_(
                 "%(play)s, but %(side)s must reach %(goal)s exactly: the points are not scored "
                 "(R25)",
@@ -439,7 +460,10 @@ class GameState:
                 goal=self.options.goal,
             )
         scorer = side if move.points else None
-        state = state._check_target(immediate=True, scorer=scorer)
+        if self.time_called:
+            state = state._check_overtime({side: move.points})
+        else:
+            state = state._check_target(immediate=True, scorer=scorer)
         if state.status is Status.PLAYING and after.end is HandEnd.DOMINO:
             state = replace(state, status=Status.HAND_OVER)
         outcome = Outcome(
@@ -475,10 +499,14 @@ class GameState:
         state = replace(self, hand=after)
         if after.end is HandEnd.BLOCKED:
             state = replace(state, status=Status.HAND_OVER)
+        if self.options.variant.draws_never:  # R27: a pass is a knock
+            message = N_("%(name)s knocked", name=self.name(hand.turn))
+        else:
+            message = N_("%(name)s passed", name=self.name(hand.turn))
         return state, Outcome(
             ActionKind.PASS,
             hand.turn,
-            message=N_("%(name)s passed", name=self.name(hand.turn)),
+            message=message,
             next=state.next_step(),
         )
 
@@ -498,11 +526,23 @@ class GameState:
         for seat in reports:
             if not 0 <= seat < self.options.player_count:
                 raise _no_such_seat(seat)
-        check_reports(reports, hand.held, hand.unplayed, hand.boneyard, self.options.players)
+        variant = self.options.variant
+        check_reports(
+            reports,
+            hand.held,
+            hand.unplayed,
+            hand.boneyard,
+            self.options.players,
+            required=variant.counts_pips,
+        )
         pips = tuple(reports.get(seat, Report(0)).pips for seat in range(len(hand.held)))
         sides = [self.options.side_of(seat) for seat in range(len(hand.held))]
-        variant = self.options.variant
-        deltas = variant.settle(dict(enumerate(pips)), sides, hand.went_out)
+        deltas = tuple(
+            delta if delta <= 0 or self._is_in(side, delta) else 0
+            for side, delta in enumerate(
+                variant.settle(dict(enumerate(pips)), sides, hand.went_out)
+            )
+        )
         scores = tuple(
             variant.after(score, delta, self.options.goal)
             for score, delta in zip(self.scores, deltas, strict=True)
@@ -526,9 +566,12 @@ class GameState:
             scores=scores,
             status=Status.AWAITING_START,
             results=(*self.results, result),
-            next_leader=hand.went_out,
+            next_leader=variant.next_leader(hand.leader, hand.went_out, self.options.player_count),
         )
-        state = state._check_target(immediate=False)
+        if self.time_called:
+            state = state._check_overtime(dict(enumerate(settled)))
+        else:
+            state = state._check_target(immediate=False)
         changes = Items(
             tuple(
                 N_("%(side)s %(delta)s", side=self.options.side_name(side), delta=signed)
@@ -541,6 +584,82 @@ class GameState:
             next=state.next_step(),
             result=result,
         )
+
+    # --- R29, R30 ------------------------------------------------------------------------------
+
+    @property
+    def _rotates(self) -> bool:
+        return self.options.variant.next_lead is NextLead.ROTATES
+
+    def _is_in(self, side: int, points: int) -> bool:
+        """R30: whether ``points`` count for ``side``: it got in with an earlier score (in a
+        settled hand or this one), or these are enough to get it in."""
+        variant = self.options.variant
+        if not variant.get_in or variant.gets_in(points):
+            return True
+        if any(r.scored[side] > 0 or r.settled[side] > 0 for r in self.results):
+            return True
+        hand = self.hand
+        if hand is None or (self.results and self.results[-1].number == hand.number):
+            return False
+        return any(
+            move.points > 0 and self.options.side_of(move.seat) == side for move in hand.moves
+        )
+
+    def _call_time(self) -> tuple[GameState, Outcome]:
+        """R30: time is called: the highest side wins; sides tied at the top play on."""
+        if self.status is Status.GAME_OVER:
+            raise self._status_refusal(N_("call time"))
+        if not self.options.variant.timed:
+            raise IllegalAction(
+                "no_time_limit",
+                N_("this game has no time limit, so nobody calls time (R30)"),
+                "R30",
+            )
+        if self.time_called:
+            raise IllegalAction(
+                "time_called",
+                N_(
+                    "time was already called: %(sides)s play on until one of them scores (R30)",
+                    sides=self._overtime_names(),
+                ),
+                "R30",
+            )
+        hand = self.hand
+        if hand is None or (hand.number == 1 and hand.layout.lead is None):
+            raise IllegalAction(
+                "clock_not_started",
+                N_("the clock starts with the first hand’s lead: time cannot be called yet (R30)"),
+                "R30",
+            )
+        top = max(self.scores)
+        leaders = tuple(side for side, score in enumerate(self.scores) if score == top)
+        state = replace(self, time_called=True, overtime=leaders)
+        if len(leaders) == 1:
+            state = replace(state, status=Status.GAME_OVER, winner=leaders[0], winners=leaders)
+            message = N_("Time: %(side)s won", side=self.options.side_name(leaders[0]))
+        else:
+            message = N_(
+                "Time: %(sides)s are level and play on; the first of them to score wins (R30)",
+                sides=state._overtime_names(),
+            )
+        return state, Outcome(ActionKind.CALL_TIME, message=message, next=state.next_step())
+
+    def _overtime_names(self) -> Items:
+        return Items(tuple(self.options.side_name(side) for side in self.overtime), "and")
+
+    def _check_overtime(self, points: dict[int, int]) -> GameState:
+        """R30: in overtime, the first of the sides tied at the top to score wins; if two of
+        them score at the same moment (a settlement), the higher wins, or those still level
+        play on."""
+        scorers = [side for side in self.overtime if points.get(side, 0) > 0]
+        if not scorers:
+            return self
+        top = max(self.scores[side] for side in scorers)
+        best = tuple(side for side in scorers if self.scores[side] == top)
+        if len(best) > 1:
+            return replace(self, overtime=best)
+        return replace(self, status=Status.GAME_OVER, winner=best[0], winners=best)
 
     # --- R15, R16 ------------------------------------------------------------------------------
 
@@ -599,6 +718,9 @@ class GameState:
             Status.GAME_OVER: ("game_over", N_("cannot %(doing)s: the game is over", doing=doing)),
         }
         code, reason = reasons[self.status]
+        if self.status is Status.GAME_OVER and self.time_called:
+            said = N_("cannot %(doing)s: time was called and the game is over (R30)", doing=doing)
+            return IllegalAction(code, said, "R30")
         return IllegalAction(code, reason, "R12")
 
     def next_step(self) -> Message:
@@ -614,9 +736,21 @@ class GameState:
                 if self.hand_number == 0:
                     return N_("Start the first hand: pick the leader or draw lots (R3)")
                 return N_("Start the next hand: pick the leader or draw lots (R3)")
+            if self._rotates:
+                return N_(
+                    "Start the next hand: %(name)s leads (R29)", name=self.name(self.next_leader)
+                )
             return N_("Start the next hand: %(name)s leads (R3)", name=self.name(self.next_leader))
         hand = self.hand
         assert hand is not None
+        if self.status is Status.HAND_OVER and not self.options.variant.counts_pips:
+            if hand.end is HandEnd.DOMINO:  # R28: a five for going out, no pips counted
+                assert hand.went_out is not None
+                return N_(
+                    "%(name)s went out: settle the hand (a five for going out)",
+                    name=self.name(hand.went_out),
+                )
+            return N_("Blocked: nobody can play. Settle the hand: nobody scores")
         if self.status is Status.HAND_OVER:
             if hand.end is HandEnd.DOMINO:
                 assert hand.went_out is not None

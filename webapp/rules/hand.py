@@ -1,5 +1,5 @@
 """One hand: seats in turn, tiles held, the boneyard, plays, draws and passes (R1–R7, R12,
-R19–R21).
+R19–R21, R27).
 
 The app cannot see the players' tiles, so a hand tracks how many each holds, not which. The
 game's variant travels with the layout (``layout.rules``): it says how many tiles of the
@@ -147,6 +147,15 @@ class Hand:
                 "lead_first",
                 N_("%(name)s leads, and any tile can be led: nobody draws (R4)", name=name),
                 "R4",
+            )
+        if self.layout.rules.draws_never:
+            raise IllegalAction(
+                "no_drawing",
+                N_(
+                    "nobody draws in this game (R27): if no tile fits, %(name)s knocks",
+                    name=name,
+                ),
+                "R27",
             )
         drawable = self.drawable
         if drawable == 0 and self.boneyard:

@@ -26,12 +26,15 @@ class Deal(enum.StrEnum):
     STANDARD = "9-7-5"
     FIVE = "5"
     SEVEN_FIVE = "7-5-5"
+    NINE_SIX = "9-6"
 
     def hand_size(self, players: int) -> int:
         if self is Deal.FIVE:
             return 5
         if self is Deal.SEVEN_FIVE:
             return 7 if players == 2 else 5
+        if self is Deal.NINE_SIX:
+            return 9 if players == 2 else 6
         return {2: 9, 3: 7, 4: 5}[players]
 
 
@@ -51,10 +54,11 @@ class Doubles(enum.StrEnum):
 
 
 class Draws(enum.StrEnum):
-    """R6, R19: when the player to move may draw."""
+    """R6, R19, R27: when the player to move may draw."""
 
     WHEN_STUCK = "when-stuck"
     ANY_TIME = "any-time"
+    NEVER = "never"
 
 
 class FirstLead(enum.StrEnum):
@@ -65,10 +69,11 @@ class FirstLead(enum.StrEnum):
 
 
 class Settlement(enum.StrEnum):
-    """R13 and R13p: how the tiles left in hands are settled."""
+    """R13, R13p and R28: how the tiles left in hands are settled."""
 
     SUBTRACT_OWN = "subtract-own"
     WINNER_TAKES = "winner-takes"
+    GO_OUT_BONUS = "go-out-bonus"
 
 
 class Rounding(enum.StrEnum):
@@ -115,3 +120,17 @@ class Points(enum.StrEnum):
 
     PIPS = "pips"
     FIVES = "fives"
+
+
+class Count(enum.StrEnum):
+    """R11, R26: which counts score: multiples of five, or of five and of three."""
+
+    FIVES = "fives"
+    FIVES_AND_THREES = "fives-and-threes"
+
+
+class NextLead(enum.StrEnum):
+    """R3, R29: who leads each hand after the first."""
+
+    WENT_OUT = "went-out"
+    ROTATES = "rotates"

@@ -1,4 +1,4 @@
-"""The options of a game, the one table that declares them, and the presets (R1, R2, R13–R25).
+"""The options of a game, the one table that declares them, and the presets (R1, R2, R13–R30).
 
 Every option is declared once, in :data:`OPTION_SPECS`: its name, its values (the first is the
 default, the rule RULES.md states first), the rule it belongs to and a sentence for people. The
@@ -18,6 +18,9 @@ it.
 >>> five_up = Options.make(["Ana", "Ben"], preset="five-up")
 >>> five_up.goal, five_up.hand_size, five_up.title
 (61, 5, 'Five Up')
+>>> threes = Options.make(["Ana", "Ben", "Cy"], preset="fives-and-threes", deal="9-6")
+>>> threes.goal, threes.hand_size, threes.title
+(61, 6, 'Fives and Threes, 9 tiles for 2, else 6')
 """
 
 from __future__ import annotations
@@ -31,19 +34,21 @@ from typing import Any, Final
 from .errors import BadOptions, IllegalAction
 from .house_rules import (
     Blocked,
+    Count,
     Deal,
     Doubles,
     Draws,
     Finish,
     FirstLead,
     Floor,
+    NextLead,
     Points,
     Rounding,
     RoundingOf,
     Settlement,
     Spinners,
 )
-from .messages import N_, Items, Message, Param, listed
+from .messages import N_, NP_, Items, Message, Param, listed
 from .numbers import whole_number
 from .tiles import DOUBLE_SIX
 from .variant import Variant
@@ -51,6 +56,7 @@ from .variant import Variant
 MAX_NAME_LENGTH: Final = 30
 Value = str | int
 BY_PLAYERS: Final = "by-players"  # R20: the reserve's one value that is no number of tiles
+TIME_LIMITS: Final = (15, 30, 45, 55, 60, 90)  # R30: the minutes a table may choose
 
 
 def as_written(value: Value) -> Value:
@@ -149,6 +155,7 @@ OPTION_SPECS: Final[tuple[OptionSpec, ...]] = (
         (Deal.STANDARD, N_("9 each for 2, 7 for 3, 5 for 4"), N_("the standard deal")),
         (Deal.FIVE, N_("5 each"), N_("5 tiles each")),
         (Deal.SEVEN_FIVE, N_("7 each for 2, else 5"), N_("7 tiles for 2, else 5")),
+        (Deal.NINE_SIX, N_("9 each for 2, else 6"), N_("9 tiles for 2, else 6")),
     ),
     _spec(
         "spinner",
@@ -174,6 +181,7 @@ OPTION_SPECS: Final[tuple[OptionSpec, ...]] = (
         N_("When the player to move may draw from the boneyard."),
         (Draws.WHEN_STUCK, N_("Only when no tile fits"), N_("drawing only when stuck")),
         (Draws.ANY_TIME, N_("Any time on one’s turn"), N_("drawing any time")),
+        (Draws.NEVER, N_("Never: who cannot play knocks"), N_("no drawing")),
     ),
     _spec(
         "reserve",
@@ -203,6 +211,11 @@ OPTION_SPECS: Final[tuple[OptionSpec, ...]] = (
             Settlement.WINNER_TAKES,
             N_("Winner scores the others’ pips"),
             N_("winner takes the pips"),
+        ),
+        (
+            Settlement.GO_OUT_BONUS,
+            N_("Not counted: going out scores a five"),
+            N_("a five for going out"),
         ),
     ),
     _spec(
@@ -257,6 +270,45 @@ OPTION_SPECS: Final[tuple[OptionSpec, ...]] = (
         (Points.PIPS, N_("Pips: a count of 15 scores 15"), N_("points in pips")),
         (Points.FIVES, N_("Fives: a count of 15 scores 3"), N_("points in fives")),
     ),
+    _spec(
+        "count",
+        "R26",
+        N_("Counts that score"),
+        N_("Whether a count scores as a multiple of five only, or of three too."),
+        (Count.FIVES, N_("Multiples of five"), N_("fives only")),
+        (Count.FIVES_AND_THREES, N_("Fives and threes: 15 scores 8"), N_("threes count too")),
+    ),
+    _spec(
+        "next_lead",
+        "R29",
+        N_("Who leads the next hand"),
+        N_("Who leads each hand after the first."),
+        (NextLead.WENT_OUT, N_("Whoever went out"), N_("whoever went out leads")),
+        (NextLead.ROTATES, N_("The next seat, every hand"), N_("the lead rotates")),
+    ),
+    _spec(
+        "get_in",
+        "R30",
+        N_("Getting in"),
+        N_("What a side’s first score must be worth before it counts."),
+        (0, N_("Any score"), N_("any score gets in")),
+        (10, N_("Ten to get in: 10 or more"), N_("ten to get in")),
+    ),
+    _spec(
+        "time_limit",
+        "R30",
+        N_("Time limit"),
+        N_("Minutes until time may be called: the highest score then wins."),
+        (0, N_("None"), N_("no time limit")),
+        *(
+            (
+                minutes,
+                NP_("%(num)s minute", "%(num)s minutes", minutes),
+                NP_("%(num)s minute to play", "%(num)s minutes to play", minutes),
+            )
+            for minutes in TIME_LIMITS
+        ),
+    ),
 )
 SPECS: Final[Mapping[str, OptionSpec]] = {spec.name: spec for spec in OPTION_SPECS}
 
@@ -305,6 +357,24 @@ PRESET_LIST: Final = (
             "points": Points.FIVES,
         },
     ),
+    Preset(
+        "fives-and-threes",
+        N_("Fives and Threes"),
+        N_(
+            "No spinner and no drawing: counts of five and of three score, going out scores "
+            "one, points to exactly 61; the lead passes round."
+        ),
+        {
+            "spinner": Spinners.NONE,
+            "count": Count.FIVES_AND_THREES,
+            "points": Points.FIVES,
+            "finish": Finish.EXACT,
+            "draw": Draws.NEVER,
+            "settlement": Settlement.GO_OUT_BONUS,
+            "next_lead": NextLead.ROTATES,
+            "deal": Deal.SEVEN_FIVE,
+        },
+    ),
 )
 PRESETS: Final[Mapping[str, Preset]] = {preset.name: preset for preset in PRESET_LIST}
 OPTION_NAMES: Final = ("target", *SPECS)
@@ -338,6 +408,10 @@ class Options:
     blocked: Blocked = Blocked.FEWEST_TAKES
     floor: Floor = Floor.NONE
     points: Points = Points.PIPS
+    count: Count = Count.FIVES
+    next_lead: NextLead = NextLead.WENT_OUT
+    get_in: int = 0  # R30: 0 or 10 pips
+    time_limit: int = 0  # R30: minutes, 0 for none
 
     @classmethod
     def parse(cls, players: object, partnership: object, rules: object) -> Options:
@@ -435,6 +509,15 @@ class Options:
                     "in fives, choose a rounding (R25)"
                 ),
                 "R25",
+            )
+        if values["count"] is Count.FIVES_AND_THREES and values["points"] is not Points.FIVES:
+            raise BadOptions(
+                "count",
+                N_(
+                    "fives and threes are scored in points as on a cribbage board: with threes "
+                    "counted, keep points in fives (R26)"
+                ),
+                "R26",
             )
         target = chosen.get("target")
         if target is None:

@@ -1,8 +1,10 @@
-"""What a game would have scored under other rules: the same log, other options (R13–R25).
+"""What a game would have scored under other rules: the same log, other options (R13–R30).
 
 A dispute about the rules ("we play winner-takes!") is settled by replaying the very same
 actions under the other options and comparing, hand by hand. Any house rule may change, or the
-preset that sets them, except the deal (R1): the hands were dealt, so it stays as played. When
+preset that sets them, except what happened at the table and not how it scored: the deal (R1),
+the drawing (R19, R27), who led each hand (R29) and the clock (R30) stay as played — so any
+finished game can be rescored as Fives and Threes, its draws and leads kept. When
 another rule makes an action of the log illegal (a 6-6 played up under ``five-up``, rescored as
 ``seed``), the replay stops there and says which action and why, instead of inventing a result.
 
@@ -41,7 +43,9 @@ from .messages import N_, NP_, Items, Message
 from .options import PRESETS, SPECS, Options, default_target
 from .progress import Status
 
-CHANGEABLE: Final = ("preset", "target", *(name for name in SPECS if name != "deal"))
+#: What happened at the table: kept as played, whatever the other rules say.
+AS_PLAYED: Final = ("deal", "draw", "next_lead", "time_limit")
+CHANGEABLE: Final = ("preset", "target", *(name for name in SPECS if name not in AS_PLAYED))
 
 
 def changed(options: Options, **changes: object) -> Options:
@@ -53,6 +57,9 @@ def changed(options: Options, **changes: object) -> Options:
     ('pagat', 'winner-takes', 150)
     >>> changed(pagat, preset="seed").settlement.value
     'subtract-own'
+    >>> threes = changed(Options.make(["Ana", "Ben"]), preset="fives-and-threes")
+    >>> threes.count.value, threes.draw.value, threes.next_lead.value, threes.target
+    ('fives-and-threes', 'when-stuck', 'went-out', 61)
     """
     for name in changes:
         if name not in CHANGEABLE:
@@ -71,7 +78,7 @@ def changed(options: Options, **changes: object) -> Options:
         # Rules as the old preset had them give way to the new preset; rules chosen apart stay.
         implied = Options.make(options.players, options.partnership, options.preset).rules_dict()
         governed = {name for preset_of in PRESETS.values() for name in preset_of.rules}
-        for name in governed - {"deal"}:
+        for name in governed - set(AS_PLAYED):
             if rules.get(name) == implied[name]:
                 del rules[name]
     if options.target == default_target(options.player_count, options.points):

@@ -132,14 +132,17 @@ def check_reports(
     unplayed: Sequence[Tile],
     boneyard: int,
     names: Sequence[str],
+    required: bool = True,
 ) -> None:
     """R14: refuse reports that cannot be true, saying why; return quietly otherwise.
 
-    ``held`` is how many tiles each seat holds, ``unplayed`` every tile not on the table.
+    ``held`` is how many tiles each seat holds, ``unplayed`` every tile not on the table;
+    ``required``: every seat holding tiles must report (not under R28, where the tiles left
+    are entered only for the audit).
     """
     for seat, count in enumerate(held):
         name = names[seat]
-        if count and seat not in reports:
+        if count and seat not in reports and required:
             raise ImpossibleReport(
                 "report_missing", N_("%(name)s still holds tiles: how many pips?", name=name), "R14"
             )
@@ -195,7 +198,7 @@ def check_reports(
         if report.tiles is not None or not held[seat]:
             continue
         _check_pips(names[seat], held[seat], report.pips, free)
-    if boneyard == 0:
+    if boneyard == 0 and all(seat in reports for seat, count in enumerate(held) if count):
         total = sum(report.pips for report in reports.values())
         expected = sum(tile.pips for tile in unplayed)
         if total != expected:

@@ -1,4 +1,4 @@
-"""The rules a game is played by, as one object whose hooks decide what differs (R17–R25).
+"""The rules a game is played by, as one object whose hooks decide what differs (R17–R30).
 
 Modelled on python-chess's ``chess/variant.py``, where a board class of each variant overrides
 the few hooks that differ (``is_variant_end``, ``generate_legal_moves`` …) and the base class
@@ -14,6 +14,9 @@ defaults are RULES.md R1–R16 (the ``seed`` preset).
 (True, 3)
 >>> Variant(doubles=Doubles.ONE_HALF).double_value(Tile(5, 5))
 5
+>>> THREES = Variant(count=Count.FIVES_AND_THREES, points=Points.FIVES)
+>>> [THREES.points_for(n) for n in (3, 5, 9, 10, 15, 30)]
+[1, 1, 3, 2, 8, 16]
 """
 
 from __future__ import annotations
@@ -24,11 +27,13 @@ from typing import Final
 
 from .house_rules import (
     Blocked,
+    Count,
     Doubles,
     Draws,
     Finish,
     FirstLead,
     Floor,
+    NextLead,
     Points,
     Rounding,
     RoundingOf,
@@ -56,6 +61,10 @@ class Variant:
     floor: Floor = Floor.NONE
     finish: Finish = Finish.IMMEDIATE
     points: Points = Points.PIPS
+    count: Count = Count.FIVES
+    next_lead: NextLead = NextLead.WENT_OUT
+    get_in: int = 0  # R30: what a side's first score must be worth, in pips (0: anything)
+    time_limit: int = 0  # R30: minutes on the clock (0: none)
 
     # --- the layout (R8–R11, R17, R18) --------------------------------------------------------
 
@@ -77,11 +86,17 @@ class Variant:
 
     def points_for(self, count: int) -> int:
         """R11, R25: a positive multiple of five scores, in pips or in fives; else nothing.
+        R26: with threes, a point per five in a multiple of 5 plus a point per three in a
+        multiple of 3 (15 scores 5 + 3 = 8).
 
         >>> [SEED.points_for(n) for n in (0, 5, 7, 25, 35)]
         [0, 5, 0, 25, 35]
         """
-        if count <= 0 or count % 5:
+        if count <= 0:
+            return 0
+        if self.count is Count.FIVES_AND_THREES:
+            return (0 if count % 5 else count // 5) + (0 if count % 3 else count // 3)
+        if count % 5:
             return 0
         return count // 5 if self.points is Points.FIVES else count
 
@@ -92,9 +107,32 @@ class Variant:
         """R19: the player to move may draw even when a tile fits (a draw proves nothing)."""
         return self.draw is Draws.ANY_TIME
 
+    @property
+    def draws_never(self) -> bool:
+        """R27: the block game: nobody draws, a player who cannot play knocks."""
+        return self.draw is Draws.NEVER
+
     def drawable(self, boneyard: int) -> int:
-        """R20: how many of the ``boneyard``'s face-down tiles may still be drawn."""
-        return max(0, boneyard - self.reserve)
+        """R20: how many of the ``boneyard``'s face-down tiles may still be drawn (R27: none)."""
+        return 0 if self.draws_never else max(0, boneyard - self.reserve)
+
+    def next_leader(self, leader: int, went_out: int | None, players: int) -> int | None:
+        """R3, R29: who leads the hand after one led by ``leader``; ``None``: by lot (R3) or
+        the highest double (R21)."""
+        if self.next_lead is NextLead.ROTATES:
+            return (leader + 1) % players
+        return went_out
+
+    # --- getting in and the clock (R30) -------------------------------------------------------
+
+    def gets_in(self, points: int) -> bool:
+        """R30: whether ``points`` (on this game's scale) are enough for a side's first score."""
+        return points > 0 and points >= self.in_points(self.get_in)
+
+    @property
+    def timed(self) -> bool:
+        """R30: whether the game has a time limit, so that time may be called."""
+        return self.time_limit > 0
 
     @property
     def leads_highest_double(self) -> bool:
@@ -110,14 +148,25 @@ class Variant:
     def settle(
         self, pips: Mapping[int, int], sides: Sequence[int], went_out: int | None
     ) -> tuple[int, ...]:
-        """R13, R13p, R22, R23, R25: what the settlement adds to (or takes from) each side."""
-        if self.settlement is Settlement.SUBTRACT_OWN:
+        """R13, R13p, R22, R23, R25, R28: what the settlement adds to (or takes from) each
+        side."""
+        if self.settlement is Settlement.GO_OUT_BONUS:
+            deltas = tuple(
+                5 if went_out is not None and sides[went_out] == side else 0
+                for side in range(max(sides) + 1)
+            )
+        elif self.settlement is Settlement.SUBTRACT_OWN:
             deltas = subtract_own(pips, sides, self.rounding)
         else:
             deltas = winner_takes(
                 pips, sides, went_out, self.rounding, self.rounding_of, self.blocked
             )
         return tuple(self.in_points(delta) for delta in deltas)
+
+    @property
+    def counts_pips(self) -> bool:
+        """R28: whether the tiles left in hands are counted, so that the table reports them."""
+        return self.settlement is not Settlement.GO_OUT_BONUS
 
     def in_points(self, pips: int) -> int:
         """R25: an amount of pips (a multiple of five in fives) on this game's scale."""

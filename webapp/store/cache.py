@@ -35,6 +35,7 @@ class Part(enum.StrEnum):
     AUDITS = "audits"  # the settled hands' audits (store.history.Audits)
     OLDER_HANDS = "older-hands"  # the game log's older hands, drawn (per link and language)
     QR = "qr"  # a share link's QR code (per link)
+    CLOCK = "clock"  # R30: when the game's clock started (the first hand's lead in effect)
 
 
 @dataclass(frozen=True, slots=True)

@@ -12,9 +12,10 @@ from __future__ import annotations
 from array import array
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
 
-from ..rules import Action, Options, recorded
+from ..rules import Action, Options, Play, Undo, recorded
 from ..rules.audit import Audit, audit
 from ..rules.history import History, PlayedHand, replay, settled_after, settled_prefix
 from .cache import Part
@@ -52,6 +53,28 @@ def actions(store: Store, snapshot: Snapshot) -> tuple[Action, ...]:
     game's would cost more memory than all else kept of it)."""
     stored = store.log_since(snapshot.id, 0)[: snapshot.seq]
     return tuple(recorded(action) for _, action in stored)
+
+
+def clock_ends(store: Store, snapshot: Snapshot) -> datetime | None:
+    """R30: when a timed game's time is up: its time limit after the first hand's lead in
+    effect (an undone lead does not start the clock); None without a limit or a lead."""
+    minutes = snapshot.state.options.time_limit
+    if not minutes or snapshot.state.hand_number == 0:
+        return None
+
+    def started() -> datetime | None:
+        standing: list[tuple[Action, datetime]] = []
+        for _, stored, when in store.log(snapshot.id)[: snapshot.seq]:
+            action = recorded(stored)
+            if isinstance(action, Undo):
+                if standing:
+                    standing.pop()
+            else:
+                standing.append((action, when))
+        return next((when for action, when in standing if isinstance(action, Play)), None)
+
+    start = store.cache.get_or_make(snapshot.id, Part.CLOCK, snapshot.seq, started)
+    return None if start is None else start + timedelta(minutes=minutes)
 
 
 def history(store: Store, snapshot: Snapshot) -> History:

@@ -239,6 +239,10 @@ class Store:
         """The game's hands up to ``snapshot``, replayed from the log (kept per revision)."""
         return past.history(self, snapshot)
 
+    def clock_ends(self, snapshot: Snapshot) -> datetime | None:
+        """R30: when a timed game's time is up, or None (no limit, or no lead yet)."""
+        return past.clock_ends(self, snapshot)
+
     def audits(self, snapshot: Snapshot) -> past.Audits:
         """The audits of the game's settled hands (R6, R7), kept per settlement."""
         return past.audits(self, snapshot)

@@ -41,7 +41,7 @@ class RulesForm:
         """The form's fields, trimmed and cut to the lengths an option can have."""
         chosen = {spec.name: get(spec.name).strip()[:20] for spec in specs}
         return cls(
-            preset=get("preset").strip()[:12] or preset,
+            preset=get("preset").strip()[:24] or preset,
             target=get("target").strip()[:6],
             chosen=chosen,
         )
