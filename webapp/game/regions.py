@@ -166,6 +166,7 @@ class Settle:
     unplayed: tuple[str, ...]
     preview: Preview | None = None
     storage_key: str = ""  # where the phone keeps what was typed, per game and revision
+    counts_pips: bool = True  # R28: False when the tiles left count nothing (the hint stays)
 
 
 @dataclass(frozen=True, slots=True)

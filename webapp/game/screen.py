@@ -268,6 +268,7 @@ def settlement(snapshot: Snapshot, entered: Mapping[int, Entry], preview: Previe
         unplayed=tuple(str(tile) for tile in hand.unplayed),
         preview=preview,
         storage_key=f"settle:{snapshot.id}:{snapshot.seq}",
+        counts_pips=state.options.variant.counts_pips,
     )
 
 
