@@ -6,6 +6,7 @@ from pathlib import Path
 
 from alembic import command
 from alembic.config import Config
+from alembic.util import CommandError
 from sqlalchemy import Engine, create_engine, event
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError, NoSuchModuleError, OperationalError, SQLAlchemyError
@@ -49,8 +50,14 @@ def open_store(url: str, synchronous: str = "NORMAL", cache_bytes: int = BUDGET)
         if reader.dialect.name != "sqlite":
             return Store(reader, cache_bytes=cache_bytes)
         writer = make_engine(url, immediate=True, synchronous=synchronous)
-        return Store(reader, writer, cache_bytes)
-    except (SQLAlchemyError, OSError, ValueError, ImportError) as error:
+        store = Store(reader, writer, cache_bytes)
+        try:
+            store.take_a_turn()  # a folder that cannot be written: now, not at the first play
+        except OSError:
+            store.close()
+            raise
+        return store
+    except (SQLAlchemyError, OSError, ValueError, ImportError, CommandError) as error:
         raise Unusable(why_unusable(url, error)) from error
 
 
