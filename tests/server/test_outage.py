@@ -6,7 +6,6 @@ its own server."""
 
 from __future__ import annotations
 
-import http.client
 import json
 import os
 import pwd
@@ -21,7 +20,7 @@ import pytest
 
 from tests.conftest import POSTGRES
 
-from .conftest import Server
+from .conftest import Server, request
 
 pytestmark = pytest.mark.skipif(
     not POSTGRES,
@@ -88,16 +87,12 @@ def postgres() -> Iterator[Postgres]:
         server.start()
 
 
-def send(
-    server: Server, path: str, body: bytes, headers: dict[str, str]
-) -> tuple[int, dict[str, str], bytes]:
-    connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=30)
-    try:
-        connection.request("POST", path, body=body, headers=headers)
-        response = connection.getresponse()
-        return response.status, dict(response.getheaders()), response.read()
-    finally:
-        connection.close()
+Tap = tuple[str, bytes, dict[str, str]]  # path, body, headers
+
+
+def send(server: Server, play: Tap) -> tuple[int, dict[str, str], bytes]:
+    path, body, headers = play
+    return request(server, "POST", path, body, headers)
 
 
 def test_plays_during_a_postgresql_outage_are_503s_and_each_is_applied_once_when_it_is_back(
@@ -137,10 +132,10 @@ def test_plays_during_a_postgresql_outage_are_503s_and_each_is_applied_once_when
         try:
             for _ in range(20):  # a phone or two tapping through the outage
                 for play in (api_play, form_play):
-                    status, headers, body = send(server, *play)
+                    status, headers, body = send(server, play)
                     assert status == 503, body[:300]
                     assert headers["Retry-After"] == "5"
-            status, _, body = send(server, *api_play)
+            status, _, body = send(server, api_play)
             assert json.loads(body)["error"]["code"] == "unavailable"
         finally:
             postgres.start()
@@ -148,13 +143,13 @@ def test_plays_during_a_postgresql_outage_are_503s_and_each_is_applied_once_when
         answers = {}
         deadline = time.monotonic() + 30
         for name, play in (("api", api_play), ("form", form_play)):
-            while (status := send(server, *play)[0]) == 503 and time.monotonic() < deadline:
+            while (status := send(server, play)[0]) == 503 and time.monotonic() < deadline:
                 time.sleep(0.5)  # as the phone does, every few seconds
             answers[name] = status
         assert answers == {"api": 200, "form": 200}
-        again = send(server, *form_play)  # a tap re-sent once more is recognised, not doubled
+        again = send(server, form_play)  # a tap re-sent once more is recognised, not doubled
         assert again[0] == 200 and b"already recorded" in again[2], again[2][:300]
-        assert send(server, *api_play)[0] in (200, 409)
+        assert send(server, api_play)[0] in (200, 409)
         for game_id, tile in ((by_api, "6-6"), (by_form, "5-5")):
             status, state = server.call("GET", f"/api/games/{game_id}")
             assert status == 200 and state["seq"] == 2, "applied once, not lost or doubled"

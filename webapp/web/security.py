@@ -208,6 +208,7 @@ def behind_proxy(app: Flask) -> None:
             "ALLFIVES_TRUSTED_PROXIES must be the number of proxies in front of the app "
             f"(0 when none), not {app.config['TRUSTED_PROXIES']!r}"
         )
+    app.config["TRUSTED_PROXIES"] = proxies  # the server reads it too (webapp/serve)
     if proxies:
         app.wsgi_app = ProxyFix(  # type: ignore[method-assign]
             app.wsgi_app, x_for=proxies, x_proto=proxies, x_host=proxies, x_port=proxies
