@@ -141,7 +141,11 @@ def serve_one(
 ) -> None:
     """One process, one port: works wherever Python does. ``ready`` is called once the port
     is bound (a port in use is an OSError before it)."""
-    logging.basicConfig()  # waitress's own warnings to stderr, as its serve() would
+    # Waitress's own warnings to stderr, as its serve() would; the app's lines have their own
+    # handler (Flask's), so they are not written twice through the root logger.
+    waitress = logging.getLogger("waitress")
+    if not waitress.handlers:
+        waitress.addHandler(logging.StreamHandler())
     enough_files()
     server = make_server(app, threads, host=host, port=port)
     ready()

@@ -33,6 +33,8 @@ def _first_and_last(error: BaseException) -> str:
     while (earlier := chain[-1].__cause__ or chain[-1].__context__) and len(chain) < 10:
         chain.append(earlier)
     said = [" ".join(str(getattr(e, "orig", None) or e).split())[:300] for e in chain]
+    # Left out: errors that say nothing (the pool's own signal to reconnect prints as "()").
+    said = [text for text in said if text.strip("() ")] or said[:1]
     first, last = said[-1], said[0]
     return first if first == last else f"{first} (then, while undoing it: {last})"
 
