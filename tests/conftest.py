@@ -73,7 +73,8 @@ def database_url(tmp_path: Path) -> Iterator[str]:
     from sqlalchemy.engine import make_url
 
     name = f"allfives_test_{secrets.token_hex(6)}"
-    admin = create_engine(POSTGRES, isolation_level="AUTOCOMMIT")
+    # Pinged before use: a test may stop and start the server (tests/server/test_outage.py).
+    admin = create_engine(POSTGRES, isolation_level="AUTOCOMMIT", pool_pre_ping=True)
     with admin.connect() as connection:
         connection.execute(text(f'CREATE DATABASE "{name}"'))
     yield make_url(POSTGRES).set(database=name).render_as_string(hide_password=False)

@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 import re
 import shutil
+import stat
 import threading
 from pathlib import Path
 
@@ -204,6 +205,25 @@ def test_a_catalog_is_compiled_when_its_compiled_copy_is_missing_or_older(catalo
     again = mo.stat().st_mtime_ns
     compile_catalogs(catalogs)  # up to date: left alone
     assert mo.stat().st_mtime_ns == again
+
+
+@pytest.mark.parametrize("umask", [0o077, 0o022])
+def test_a_compiled_catalog_is_readable_by_every_user_whoever_compiled_it(
+    catalogs: Path, umask: int
+) -> None:
+    """Root compiling them at the first start, then a service user serving the pages, used to
+    get 500 on every page: the catalogs were the owner's alone."""
+    before = os.umask(umask)
+    try:
+        compile_catalogs(catalogs)
+    finally:
+        os.umask(before)
+    mo = catalogs / "ro" / "LC_MESSAGES" / "messages.mo"
+    assert stat.S_IMODE(mo.stat().st_mode) == 0o644
+    assert translated(catalogs, "Undo") == "Anulează"
+    mo.chmod(0o600)  # as an earlier version left it
+    compile_catalogs(catalogs)
+    assert stat.S_IMODE(mo.stat().st_mode) == 0o644
 
 
 def test_workers_starting_at_once_compile_safely(catalogs: Path) -> None:

@@ -1,7 +1,9 @@
-"""A real ``allfives serve`` process on loopback, for race and crash tests."""
+"""A real ``allfives serve`` process on loopback, for race and crash tests, and what tests of
+it as the open internet meets it share: raw requests, open sockets, servers with settings."""
 
 from __future__ import annotations
 
+import http.client
 import json
 import os
 import resource
@@ -13,6 +15,7 @@ import time
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -115,6 +118,96 @@ class Server:
                 return response.status, json.loads(response.read())
         except urllib.error.HTTPError as error:
             return error.code, json.loads(error.read() or b"null")
+
+
+def raise_fd_limit(needed: int) -> None:
+    """Let this process (and the servers it starts, which inherit it) hold ``needed`` files."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft >= needed:
+        return
+    if hard != resource.RLIM_INFINITY and hard < needed:
+        pytest.skip(f"the open-file limit is {hard}; this test needs {needed}")
+    resource.setrlimit(resource.RLIMIT_NOFILE, (needed, hard))
+
+
+def request(
+    server: Server,
+    method: str,
+    path: str,
+    body: bytes | None = None,
+    headers: dict[str, str] | None = None,
+    timeout: float = 30,
+    source: str | None = None,
+) -> tuple[int, dict[str, str], bytes]:
+    """One request on its own connection; ``source`` is the loopback address it comes from
+    (any of 127.0.0.0/8), as another client on another address."""
+    connection = http.client.HTTPConnection(
+        "127.0.0.1", server.port, timeout=timeout, source_address=(source, 0) if source else None
+    )
+    try:
+        connection.request(method, path, body=body, headers=headers or {})
+        response = connection.getresponse()
+        return response.status, dict(response.getheaders()), response.read()
+    finally:
+        connection.close()
+
+
+def children_of(pid: int) -> set[int]:
+    found = set()
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                stat = (entry / "stat").read_text()
+            except OSError:
+                continue
+            if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
+                found.add(int(entry.name))
+    return found
+
+
+@pytest.fixture
+def log(tmp_path: Path) -> Path:
+    return tmp_path / "server.log"
+
+
+@pytest.fixture
+def started(database_url: str, log: Path) -> Iterator[list[Server]]:
+    """Servers a test starts with its own settings; all stopped at the end."""
+    running: list[Server] = []
+    yield running
+    for server in running:
+        server.stop()
+
+
+def start(
+    started: list[Server],
+    db: str,
+    log: Path,
+    workers: int = 1,
+    files: int | None = None,
+    **env: str,
+) -> Server:
+    server = Server(db, workers=workers, env=env, log=str(log), files=files)
+    started.append(server)
+    server.start()
+    return server
+
+
+def sockets_held(server: Server) -> int:
+    """How many sockets the server's processes hold open."""
+    assert server.process is not None
+    count = 0
+    for pid in {server.process.pid, *children_of(server.process.pid)}:
+        try:
+            fds = list(Path(f"/proc/{pid}/fd").iterdir())
+        except OSError:
+            continue
+        for fd in fds:
+            try:
+                count += os.readlink(fd).startswith("socket:")
+            except OSError:
+                continue
+    return count
 
 
 @pytest.fixture

@@ -5,11 +5,9 @@ forged Host headers, rate limits, and a server that cannot start."""
 from __future__ import annotations
 
 import contextlib
-import http.client
 import json
 import os
 import random
-import resource
 import signal
 import socket
 import sqlite3
@@ -17,7 +15,6 @@ import subprocess
 import sys
 import time
 import urllib.parse
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -27,92 +24,7 @@ from tests.scripts import scripted_actions
 from webapp.rules import Options, to_dict
 from webapp.store import EXPORT_FORMAT, options_to_dict
 
-from .conftest import Server, free_port
-
-
-def raise_fd_limit(needed: int) -> None:
-    """Let this process (and the servers it starts, which inherit it) hold ``needed`` files."""
-    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-    if soft >= needed:
-        return
-    if hard != resource.RLIM_INFINITY and hard < needed:
-        pytest.skip(f"the open-file limit is {hard}; this test needs {needed}")
-    resource.setrlimit(resource.RLIMIT_NOFILE, (needed, hard))
-
-
-def request(
-    server: Server,
-    method: str,
-    path: str,
-    body: bytes | None = None,
-    headers: dict[str, str] | None = None,
-    timeout: float = 30,
-) -> tuple[int, dict[str, str], bytes]:
-    connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=timeout)
-    try:
-        connection.request(method, path, body=body, headers=headers or {})
-        response = connection.getresponse()
-        return response.status, dict(response.getheaders()), response.read()
-    finally:
-        connection.close()
-
-
-def children_of(pid: int) -> set[int]:
-    found = set()
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                stat = (entry / "stat").read_text()
-            except OSError:
-                continue
-            if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
-                found.add(int(entry.name))
-    return found
-
-
-@pytest.fixture
-def log(tmp_path: Path) -> Path:
-    return tmp_path / "server.log"
-
-
-@pytest.fixture
-def started(database_url: str, log: Path) -> Iterator[list[Server]]:
-    """Servers a test starts with its own settings; all stopped at the end."""
-    running: list[Server] = []
-    yield running
-    for server in running:
-        server.stop()
-
-
-def start(
-    started: list[Server],
-    db: str,
-    log: Path,
-    workers: int = 1,
-    files: int | None = None,
-    **env: str,
-) -> Server:
-    server = Server(db, workers=workers, env=env, log=str(log), files=files)
-    started.append(server)
-    server.start()
-    return server
-
-
-def sockets_held(server: Server) -> int:
-    """How many sockets the server's processes hold open."""
-    assert server.process is not None
-    count = 0
-    for pid in {server.process.pid, *children_of(server.process.pid)}:
-        try:
-            fds = list(Path(f"/proc/{pid}/fd").iterdir())
-        except OSError:
-            continue
-        for fd in fds:
-            try:
-                count += os.readlink(fd).startswith("socket:")
-            except OSError:
-                continue
-    return count
+from .conftest import Server, children_of, free_port, raise_fd_limit, request, sockets_held, start
 
 
 # The single process is flooded past select()'s 1,024 descriptors, the workers with 3,000.
@@ -124,7 +36,13 @@ def test_thousands_of_idle_or_slow_connections_then_a_request_is_served_within_a
     # Started with the common soft limit of 1,024 open files, which the server raises itself.
     server = start(started, database_url, log, workers=workers, files=1024)
     assert request(server, "GET", "/")[0] == 200  # every worker up before the flood
-    flood = [socket.create_connection(("127.0.0.1", server.port), timeout=30) for _ in range(idle)]
+    # From many addresses, as many players would: one address may hold PER_ADDRESS only.
+    flood = [
+        socket.create_connection(
+            ("127.0.0.1", server.port), timeout=30, source_address=(f"127.0.1.{1 + n // 90}", 0)
+        )
+        for n in range(idle)
+    ]
     for slow in flood[::3]:  # a third are slow: half a request, then nothing
         slow.sendall(b"POST /api/games HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 900\r\n\r\n{")
     try:

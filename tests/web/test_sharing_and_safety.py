@@ -212,28 +212,30 @@ def test_import_takes_a_body_above_the_usual_limit_and_refuses_one_above_its_own
     assert refused.json["error"]["message"] == "That request is too large."
 
 
-def test_a_full_disk_is_a_503_and_one_log_line_naming_the_real_error_first(
+def test_a_full_disk_is_a_503_to_retry_and_one_log_line_naming_the_real_error_first(
     app: Flask, caplog: pytest.LogCaptureFixture
 ) -> None:
-    import sqlite3
+    # The database's own driver says so (sqlite3, or psycopg in the PostgreSQL run).
+    driver_error = app.extensions["allfives_store"].engine.dialect.loaded_dbapi.OperationalError
 
     def full_disk() -> str:
         try:
-            raise sqlite3.OperationalError("database or disk is full")  # the COMMIT
-        except sqlite3.OperationalError:
-            raise sqlite3.OperationalError("cannot rollback - no transaction is active")  # noqa: B904
+            raise driver_error("database or disk is full")  # the COMMIT
+        except driver_error:
+            raise driver_error("cannot rollback - no transaction is active")  # noqa: B904
 
     app.add_url_rule("/full", "full", full_disk)
     app.add_url_rule("/api/full", "api_full", full_disk)
     client = app.test_client()
     page = client.get("/full")
-    assert page.status_code == 503
+    assert page.status_code == 503 and page.headers["Retry-After"] == "5"
     assert "Nothing was changed" in text(page)
     assert "disk" not in text(page), "the page says what to do, not the internals"
     api = client.get("/api/full")
     assert api.status_code == 503 and api.json["error"]["code"] == "unavailable"
+    assert api.headers["Retry-After"] == "5"
     lines = [record.getMessage() for record in caplog.records]
-    assert len(lines) == 2, lines  # one per request
+    assert len(lines) == 1, lines  # one for the outage, not one per request
     assert lines[0].startswith("database unavailable: database or disk is full (then")
     assert "Traceback" not in caplog.text
 

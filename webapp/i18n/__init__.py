@@ -38,11 +38,12 @@ bp = Blueprint("i18n", __name__)
 
 def compile_catalogs(folder: Path) -> None:
     """Compile every ``<lang>/LC_MESSAGES/messages.po`` under ``folder`` whose ``.mo`` is
-    missing or older. Several workers may start at once: each writes a temporary file beside
-    the target and renames it into place, so none ever reads half a catalog."""
+    missing, older or not readable by every user. Several workers may start at once: each
+    writes a temporary file beside the target and renames it into place, so none ever reads
+    half a catalog, and every user may read it (mode 0644)."""
     for po in sorted(folder.glob(f"*/LC_MESSAGES/{DOMAIN}.po")):
         mo = po.with_suffix(".mo")
-        if mo.exists() and mo.stat().st_mtime >= po.stat().st_mtime:
+        if mo.exists() and mo.stat().st_mtime >= po.stat().st_mtime and _readable(mo):
             continue
         try:
             with po.open("rb") as source:
@@ -57,6 +58,9 @@ def compile_catalogs(folder: Path) -> None:
             try:
                 with os.fdopen(handle, "wb") as target:
                     write_mo(target, catalog)
+                # Readable by every user (mkstemp makes it the owner's alone): a service user
+                # serves what root compiled at the first start.
+                os.chmod(temporary, 0o644)
                 os.replace(temporary, mo)
             except BaseException:
                 Path(temporary).unlink(missing_ok=True)
@@ -66,6 +70,12 @@ def compile_catalogs(folder: Path) -> None:
                 f"cannot compile the translations in {po.parent}: make the folder writable "
                 "by this user, or run `pybabel compile -d webapp/i18n/translations` once"
             ) from error
+
+
+def _readable(path: Path) -> bool:
+    """Whether every user may read ``path`` (one compiled before they were made so is made
+    again)."""
+    return path.stat().st_mode & 0o044 == 0o044
 
 
 def language() -> str:

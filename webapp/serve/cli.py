@@ -136,6 +136,7 @@ def _warm(app: Flask) -> Flask:
 def _backup(db: str | None, destination: str) -> int:
     """Copy the database with SQLite's online backup: consistent even while the app writes."""
     import sqlite3
+    from contextlib import closing
     from pathlib import Path
 
     from ..store import database_url
@@ -151,16 +152,25 @@ def _backup(db: str | None, destination: str) -> int:
         return 2
     source_path = Path(url.removeprefix("sqlite:///"))
     if not source_path.exists():
-        print(f"no database at {source_path}", file=sys.stderr)
-        return 1
+        return _fail(f"there is no database at {source_path}: give its path with --db", None)
     target = Path(destination)
     if target.exists():
-        print(f"{target} exists already: choose a new file", file=sys.stderr)
-        return 1
-    with sqlite3.connect(source_path, timeout=30) as source, sqlite3.connect(target) as copy:
-        source.backup(copy)
-    source.close()
-    copy.close()
+        return _fail(f"{target} exists already: choose a new file", None)
+    if not target.parent.is_dir():
+        return _fail(f"there is no folder {target.parent}: make it first, or choose another", None)
+    try:
+        with (
+            closing(sqlite3.connect(source_path, timeout=30)) as source,
+            closing(sqlite3.connect(target)) as copy,
+        ):
+            source.backup(copy)
+    except (sqlite3.Error, OSError) as error:
+        target.unlink(missing_ok=True)  # no half-written copy left to be taken for a backup
+        return _fail(
+            f"cannot copy {source_path} to {target}: check that the database can be read and "
+            "the folder written, and that the disk has room",
+            error,
+        )
     print(f"backed up {source_path} to {target}")
     return 0
 

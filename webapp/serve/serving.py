@@ -8,15 +8,26 @@ answered a normal request in 20 ms. Gunicorn's threaded workers alone did not: e
 connection holds one of the 8 threads while it waits for data, so 1,100 idle sockets left a
 normal request unanswered after 20 s. So every process serves with waitress on ``poll()``,
 and with ``--workers N`` gunicorn's master only forks, watches and replaces them.
+
+Waitress's ``connection_limit`` counts every client together, so one address holding 4,100
+half-sent requests left nobody else an answer: each process lets one address hold at most
+``PER_ADDRESS`` connections (:class:`AddressCap`). Behind a trusted proxy every connection
+comes from the proxy, so there the proxy is the one to limit each client.
 """
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import select
 import socket
+import threading
+from collections import Counter
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
+
+from waitress.channel import HTTPChannel
+from waitress.server import BaseWSGIServer, create_server
 
 from ..config import SERVER_BODY_LIMIT
 
@@ -32,7 +43,82 @@ WAITRESS: dict[str, Any] = {
     "channel_timeout": 120,
     "max_request_body_size": SERVER_BODY_LIMIT,
     "asyncore_use_poll": hasattr(select, "poll"),
+    # X-Forwarded-* reach the app untouched, which believes them only from as many proxies
+    # as ALLFIVES_TRUSTED_PROXIES says (Werkzeug's ProxyFix, webapp/web/security.py): waitress
+    # would otherwise delete them all before the app saw them.
+    "clear_untrusted_proxy_headers": False,
 }
+# A phone's browser holds up to 6 connections to a site, so this is a few dozen phones behind
+# one router; an address holding more is answered 503 and closed at once.
+PER_ADDRESS = 100
+_SAID = b"Too many connections from this address.\n"
+BUSY = (
+    b"HTTP/1.1 503 Service Unavailable\r\nRetry-After: 5\r\nConnection: close\r\n"
+    b"Content-Type: text/plain\r\nContent-Length: %d\r\n\r\n%s" % (len(_SAID), _SAID)
+)
+
+
+class AddressCap:
+    """How many connections each client address holds in this process; one more than
+    ``most`` is refused as it is accepted."""
+
+    def __init__(self, most: int) -> None:
+        self.most = most
+        self.held: Counter[str] = Counter()
+        self.lock = threading.Lock()
+
+    def channel(
+        self, server: Any, sock: socket.socket, addr: Any, adj: Any, map: Any = None
+    ) -> Any:
+        """Waitress's ``channel_class``, called for each connection accepted."""
+        address = str(addr[0] if isinstance(addr, tuple) else addr)
+        with self.lock:
+            refused = self.held[address] >= self.most
+            if not refused:
+                self.held[address] += 1
+        if refused:
+            with contextlib.suppress(OSError):
+                sock.send(BUSY)  # a fresh socket's buffer takes it whole, without waiting
+            sock.close()
+            return None
+        try:
+            return _Counted(self, address, server, sock, addr, adj, map)
+        except BaseException:
+            self.release(address)
+            raise
+
+    def release(self, address: str) -> None:
+        with self.lock:
+            self.held[address] -= 1
+            if self.held[address] <= 0:
+                del self.held[address]
+
+
+class _Counted(HTTPChannel):  # type: ignore[misc]
+    """A connection that gives its address's place back when it closes."""
+
+    def __init__(self, cap: AddressCap, address: str, *args: Any) -> None:
+        self.cap, self.address, self.counted = cap, address, True
+        super().__init__(*args)
+
+    def del_channel(self, map: Any = None) -> None:
+        super().del_channel(map)
+        if self.counted:  # closing may come twice
+            self.counted = False
+            self.cap.release(self.address)
+
+
+def make_server(app: Flask, threads: int, **where: Any) -> Any:
+    """Waitress serving ``app`` on ``host`` and ``port``, or on ``sockets``; each address
+    may hold ``PER_ADDRESS`` connections, unless a trusted proxy holds them all."""
+    servers: dict[int, Any] = {}
+    server = create_server(app, map=servers, threads=threads, **WAITRESS, **where)
+    if not app.config.get("TRUSTED_PROXIES"):
+        cap = AddressCap(PER_ADDRESS)
+        for each in list(servers.values()):
+            if isinstance(each, BaseWSGIServer):
+                each.channel_class = cap.channel
+    return server
 
 
 def enough_files() -> None:
@@ -55,11 +141,13 @@ def serve_one(
 ) -> None:
     """One process, one port: works wherever Python does. ``ready`` is called once the port
     is bound (a port in use is an OSError before it)."""
-    from waitress.server import create_server
-
-    logging.basicConfig()  # waitress's own warnings to stderr, as its serve() would
+    # Waitress's own warnings to stderr, as its serve() would; the app's lines have their own
+    # handler (Flask's), so they are not written twice through the root logger.
+    waitress = logging.getLogger("waitress")
+    if not waitress.handlers:
+        waitress.addHandler(logging.StreamHandler())
     enough_files()
-    server = create_server(app, host=host, port=port, threads=threads, **WAITRESS)
+    server = make_server(app, threads, host=host, port=port)
     ready()
     server.run()
 

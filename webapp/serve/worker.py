@@ -8,7 +8,7 @@ import time
 
 from gunicorn.workers.base import Worker
 
-from .serving import WAITRESS
+from .serving import make_server
 
 
 class WaitressWorker(Worker):  # type: ignore[misc]
@@ -18,10 +18,8 @@ class WaitressWorker(Worker):  # type: ignore[misc]
     second, and stops (so the master starts another) if waitress stops or the master goes."""
 
     def run(self) -> None:
-        from waitress.server import create_server
-
         sockets = [listener.sock for listener in self.sockets]
-        server = create_server(self.wsgi, sockets=sockets, threads=self.cfg.threads, **WAITRESS)
+        server = make_server(self.wsgi, self.cfg.threads, sockets=sockets)
         loop = threading.Thread(target=server.run, name="waitress", daemon=True)
         loop.start()
         while self.alive and loop.is_alive() and self.ppid == os.getppid():

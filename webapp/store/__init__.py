@@ -17,6 +17,7 @@ from .snapshot import (
     options_from_dict,
     options_to_dict,
 )
+from .sql import out_of_reach
 from .store import EXPORT_FORMAT, Store
 
 __all__ = [
@@ -32,4 +33,5 @@ __all__ = [
     "open_store",
     "options_from_dict",
     "options_to_dict",
+    "out_of_reach",
 ]

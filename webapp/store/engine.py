@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from alembic import command
 from alembic.config import Config
+from alembic.util import CommandError
 from sqlalchemy import Engine, create_engine, event
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError, NoSuchModuleError, OperationalError, SQLAlchemyError
@@ -49,8 +51,14 @@ def open_store(url: str, synchronous: str = "NORMAL", cache_bytes: int = BUDGET)
         if reader.dialect.name != "sqlite":
             return Store(reader, cache_bytes=cache_bytes)
         writer = make_engine(url, immediate=True, synchronous=synchronous)
-        return Store(reader, writer, cache_bytes)
-    except (SQLAlchemyError, OSError, ValueError, ImportError) as error:
+        store = Store(reader, writer, cache_bytes)
+        try:
+            store.take_a_turn()  # a folder that cannot be written: now, not at the first play
+        except OSError:
+            store.close()
+            raise
+        return store
+    except (SQLAlchemyError, OSError, ValueError, ImportError, CommandError) as error:
         raise Unusable(why_unusable(url, error)) from error
 
 
@@ -68,6 +76,22 @@ def why_unusable(url: str, error: BaseException) -> str:
         return "the database driver is not installed: pip install 'allfives[postgres]'"
     sqlite = url.startswith("sqlite")
     where = url.removeprefix("sqlite:///") if sqlite else _without_password(url)
+    if not sqlite and _bad_port(url):
+        return (
+            f"the port in {where} is not a port: give a number from 1 to 65535 after the host, "
+            "as in postgresql+psycopg://user@host:5432/allfives"
+        )
+    if isinstance(error, CommandError) and "can't locate revision" in text:
+        return (
+            f"the database {where} was last used by a newer version of All Fives: run that "
+            "version (or a later one), or set ALLFIVES_DATABASE (or --db) to another database"
+        )
+    if sqlite and isinstance(error, OSError) and error.filename:
+        return (
+            f"cannot write to {Path(error.filename).parent}: the database's folder must be "
+            "writable by this user (its lock file goes beside it), or set ALLFIVES_DATABASE "
+            "(or --db) to a file in a folder you can write"
+        )
     if "already exists" in text:
         return (
             f"the database {where} has tables but no migration history (it was made before "
@@ -99,8 +123,21 @@ def why_unusable(url: str, error: BaseException) -> str:
 def _without_password(url: str) -> str:
     try:
         return make_url(url).render_as_string(hide_password=True)
+    except (ArgumentError, ValueError):  # not a URL, or a port that is not a number
+        return _PASSWORD.sub(r"\1***@", url)
+
+
+_PASSWORD = re.compile(r"(://[^:/@]*:)[^@]*@")
+
+
+def _bad_port(url: str) -> bool:
+    try:
+        port = make_url(url).port
+    except ValueError:  # not a number
+        return True
     except ArgumentError:
-        return "(unreadable URL)"
+        return False
+    return port is not None and not 0 < port < 65536
 
 
 def make_engine(url: str, immediate: bool = False, synchronous: str = "NORMAL") -> Engine:

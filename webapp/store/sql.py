@@ -22,6 +22,7 @@ from datetime import datetime
 from typing import Any, NamedTuple
 
 from sqlalchemy import Engine
+from sqlalchemy.exc import InterfaceError, OperationalError
 
 _NAME = re.compile(r"(?<!:):([a-z_]+)")
 
@@ -96,6 +97,23 @@ SQL = {
         "AND version = :version AND hand <= :reach ORDER BY seq DESC LIMIT 1"
     ),
 }
+
+
+def out_of_reach(engine: Engine, error: BaseException) -> bool:
+    """Whether ``error``, or one it came from, is the database of ``engine`` out of reach for
+    a moment (a server gone or restarting, a connection cut, a file locked, unreadable or on a
+    full disk), not a fault of the request: the same request may be sent again once it is back.
+    Raised by the driver itself or by SQLAlchemy's pool, which wraps the driver's."""
+    dbapi = engine.dialect.loaded_dbapi
+    kinds = (OperationalError, InterfaceError, dbapi.OperationalError, dbapi.InterfaceError)
+    seen: BaseException | None = error
+    for _ in range(10):  # the error, then what it came from (a ROLLBACK failing after a COMMIT)
+        if seen is None:
+            return False
+        if isinstance(seen, kinds):
+            return True
+        seen = seen.__cause__ or seen.__context__
+    return False
 
 
 class Driver:

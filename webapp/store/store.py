@@ -92,6 +92,12 @@ class Store:
         self._writer.dispose()
         self._write.close()
 
+    def take_a_turn(self) -> None:
+        """Take the writers' turn once and give it back: with SQLite, this makes the lock file
+        beside the database, so a folder that cannot be written is found at start."""
+        with self._write.turn():
+            pass
+
     # --- reading -------------------------------------------------------------------------------
 
     def get(self, game_id: str) -> Snapshot:

@@ -6,19 +6,24 @@ paths): :func:`json_error` is the one JSON error body, ``{"error": {"code", "rul
 
 from __future__ import annotations
 
-import sqlite3
+import logging
+import threading
+import time
 from collections.abc import Mapping
 
 from flask import Flask, Response, jsonify, render_template, request
 from flask.globals import request_ctx
 from flask.typing import ResponseReturnValue
-from sqlalchemy.exc import OperationalError
 from werkzeug.exceptions import HTTPException
 
 from ..i18n.words import gettext, say
 from ..rules import RuleError
-from ..store import GameNotFound, StaleRevision
+from ..store import GameNotFound, StaleRevision, out_of_reach
 from .limits import retry_after
+
+# Seconds a client is asked to wait while the database is out of reach: a PostgreSQL restart
+# or a SQLite lock passes in a few. (The phone sends a kept tap again every 3 s anyway.)
+OUTAGE_RETRY_AFTER = "5"
 
 
 def _first_and_last(error: BaseException) -> str:
@@ -28,6 +33,8 @@ def _first_and_last(error: BaseException) -> str:
     while (earlier := chain[-1].__cause__ or chain[-1].__context__) and len(chain) < 10:
         chain.append(earlier)
     said = [" ".join(str(getattr(e, "orig", None) or e).split())[:300] for e in chain]
+    # Left out: errors that say nothing (the pool's own signal to reconnect prints as "()").
+    said = [text for text in said if text.strip("() ")] or said[:1]
     first, last = said[-1], said[0]
     return first if first == last else f"{first} (then, while undoing it: {last})"
 
@@ -107,23 +114,50 @@ def register(app: Flask) -> None:
         response.headers["Retry-After"] = retry_after()
         return response
 
-    @app.errorhandler(OperationalError)
-    @app.errorhandler(sqlite3.OperationalError)
-    def unavailable(error: Exception) -> ResponseReturnValue:
-        # The database went away or the disk filled: one line in the log, not a traceback.
-        app.logger.error("database unavailable: %s", _first_and_last(error))
-        message = gettext(
-            "The game store is unavailable just now. Nothing was changed; try again soon."
-        )
-        return _either(503, "unavailable", gettext("Try again soon"), message)
+    said = _OutageLog(app.logger)
 
     @app.errorhandler(Exception)
     def crashed(error: Exception) -> ResponseReturnValue:
+        if out_of_reach(app.extensions["allfives_store"].engine, error):
+            # The database went away, is restarting, locked or on a full disk: a 503, after
+            # which the phone sends its tap again, and a line in the log, not a traceback.
+            said.unavailable(error)
+            message = gettext(
+                "The game store is unavailable just now. Nothing was changed; try again soon."
+            )
+            answer = _either(503, "unavailable", gettext("Try again soon"), message)
+            response = app.make_response(answer)
+            response.headers["Retry-After"] = OUTAGE_RETRY_AFTER
+            return response
         app.logger.exception("unhandled error", exc_info=error)
         message = gettext(
             "Something went wrong on our side. Nothing was changed; please try again."
         )
         return _either(500, "server_error", gettext("Sorry"), message)
+
+
+class _OutageLog:
+    """Lines about a database out of reach: the first at once, then at most one every
+    ``EVERY`` seconds while it lasts, counting the requests refused since the last line (an
+    outage under load refused hundreds a second, each with a traceback)."""
+
+    EVERY = 10.0
+
+    def __init__(self, logger: logging.Logger) -> None:
+        self.logger = logger
+        self.lock = threading.Lock()
+        self.quiet_until = 0.0
+        self.unsaid = 0
+
+    def unavailable(self, error: BaseException) -> None:
+        now = time.monotonic()
+        with self.lock:
+            if now < self.quiet_until:
+                self.unsaid += 1
+                return
+            unsaid, self.unsaid, self.quiet_until = self.unsaid, 0, now + self.EVERY
+        more = f" ({unsaid} more refused since the last line)" if unsaid else ""
+        self.logger.error("database unavailable: %s%s", _first_and_last(error), more)
 
 
 def _http_words(code: int, error: HTTPException) -> tuple[str, str]:

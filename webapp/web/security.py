@@ -183,7 +183,8 @@ def behind_proxy(app: Flask) -> None:
     """Apply the deployment settings (README, "On a public host").
 
     ``TRUSTED_PROXIES`` (default 0) is how many proxies in front set ``X-Forwarded-For``,
-    ``-Proto``, ``-Host`` and ``-Port``: only then are they believed (Werkzeug's ProxyFix).
+    ``-Proto``, ``-Host`` and ``-Port``: only then are they believed (Werkzeug's ProxyFix, the
+    one place that reads them; ``allfives serve`` passes them through untouched).
     ``PUBLIC_URL`` is the address players reach; share links use it. Without it, requests
     naming a Host outside ``ALLOWED_HOSTS`` (default: this machine's own names and addresses)
     are refused, since links are then built from the Host header. ``*`` allows any.
@@ -208,6 +209,7 @@ def behind_proxy(app: Flask) -> None:
             "ALLFIVES_TRUSTED_PROXIES must be the number of proxies in front of the app "
             f"(0 when none), not {app.config['TRUSTED_PROXIES']!r}"
         )
+    app.config["TRUSTED_PROXIES"] = proxies  # the server reads it too (webapp/serve)
     if proxies:
         app.wsgi_app = ProxyFix(  # type: ignore[method-assign]
             app.wsgi_app, x_for=proxies, x_proto=proxies, x_host=proxies, x_port=proxies
