@@ -20,6 +20,7 @@ from .actions import (
     Undo,
     from_dict,
     recorded,
+    same_entry,
     to_dict,
 )
 from .errors import (
@@ -109,6 +110,7 @@ __all__ = [
     "points_for",
     "recorded",
     "round_to_five",
+    "same_entry",
     "to_dict",
     "whole_number",
 ]
