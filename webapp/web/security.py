@@ -65,16 +65,31 @@ NO_STORE = "no-store"
 def csrf_token() -> str:
     """This device's token, made on first use and kept in its signed session cookie. A request
     a page of this site sent carries it back (in its form, or htmx's header): that one is
-    printed again, so answering a play needs no session."""
+    printed again, so answering a play needs no session, but only if this server issued it
+    (its signature says so); any other is never printed back."""
     if from_this_site():
         sent = request.headers.get(CSRF_HEADER) or request.form.get(CSRF_FIELD)
-        if sent:
+        if sent and _issued(sent):
             return sent
     token = session.get(CSRF_FIELD)
     if not isinstance(token, str):
-        token = secrets.token_urlsafe(32)
-        session[CSRF_FIELD] = token
+        nonce = secrets.token_urlsafe(24)
+        token = session[CSRF_FIELD] = f"{nonce}.{_signature(nonce)}"
     return token
+
+
+def _signature(nonce: str) -> str:
+    secret = current_app.secret_key or ""
+    key = secret if isinstance(secret, bytes) else secret.encode()
+    return hmac.new(key, nonce.encode(), "sha256").hexdigest()[:32]
+
+
+def _issued(token: str) -> bool:
+    """Whether ``token`` is one this server made (``nonce.signature``)."""
+    nonce, _, signature = token.partition(".")
+    if not nonce or len(token) > 80 or not token.isascii():
+        return False
+    return hmac.compare_digest(signature.encode(), _signature(nonce).encode())
 
 
 def from_this_site() -> bool:
