@@ -35,7 +35,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .actions import Action, ActionKind, StartHand, Undo, recorded
+from .actions import Action, ActionKind, StartHand, Undo, from_dict, recorded, to_dict
 from .errors import RuleError
 from .game import BeyondTheMark, GameState, Outcome, nothing_to_undo
 from .messages import N_
@@ -68,7 +68,8 @@ class Scorebook:
         as a log reads it (``recorded``: a draw or pass is the table's word, R7a), then
         resolved and applied exactly as if the table entered it now: whatever the table would
         be refused (an undo with nothing to undo, a play out of turn) is refused, saying which
-        action. The scorebook of the current hand, and the actions as stored.
+        action. The scorebook of the current hand, and the actions to store (as given, a
+        leader drawn at random filled in).
 
         >>> Scorebook.entered(Options.make(["Ana", "Ben"]), [{"type": "undo"}])
         Traceback (most recent call last):
@@ -79,8 +80,8 @@ class Scorebook:
         actions = []
         for number, data in enumerate(stored, start=1):
             try:
-                action = book.state.resolve(recorded(data))
-                book, _ = book.apply(action)
+                action = book.state.resolve(from_dict(data))
+                book, _ = book.apply(recorded(to_dict(action)))
             except RuleError as refusal:
                 said = N_("action %(number)s: %(why)s", number=number, why=refusal.message)
                 raise RuleError(refusal.code, said, refusal.rule) from refusal

@@ -123,8 +123,8 @@ def size_of(value: Any) -> int:
         parts = len(value.states) * STATE_BYTES + sum(moves.values()) * MOVE_BYTES
         return parts + results * RESULT_BYTES
     if isinstance(value, History):  # kept once per settlement: not walked either
-        moves = sum(len(played.hand.moves) for played in value.hands)
-        return (len(value.hands) * 2 + 1) * STATE_BYTES + moves * MOVE_BYTES
+        played = sum(len(hand.hand.moves) for hand in value.hands)
+        return (len(value.hands) * 2 + 1) * STATE_BYTES + played * MOVE_BYTES
     return _walk(value, set())
 
 

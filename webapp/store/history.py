@@ -63,9 +63,12 @@ def actions(
     return [recorded(action) for _, action in stored]
 
 
-def history(store: Store, snapshot: Snapshot, options: Options | None = None) -> History:
+def history(
+    store: Store, snapshot: Snapshot, options: Options | None = None, keep: bool = True
+) -> History:
     """The game's log up to ``snapshot`` folded through the rules (its own, or ``options``):
-    the settled hands kept per settled prefix, the hand after them replayed now."""
+    the settled hands kept per settled prefix (unless not ``keep``: a game only played on
+    keeps no more than its current hand), the hand after them replayed now."""
     rules = options or snapshot.state.options
     piece = Part.HISTORY if options is None else (Part.RESCORED, options)
     prefix = settled(store, snapshot)
@@ -78,7 +81,7 @@ def history(store: Store, snapshot: Snapshot, options: Options | None = None) ->
         if earlier is not None and undoes_before(between):  # that settlement was undone
             earlier, between = None, actions(store, snapshot, 0, prefix)
         done = replay(rules, between, earlier)
-        if kept is None or kept[0] < prefix:
+        if keep and (kept is None or kept[0] < prefix):
             store.cache.put(snapshot.id, piece, prefix, done)
     return replay(rules, actions(store, snapshot, prefix), done)
 
@@ -102,7 +105,8 @@ def settled(store: Store, snapshot: Snapshot) -> int:
 
 def audits(store: Store, snapshot: Snapshot) -> Audits:
     """The audits of the last two settled hands, and which hand was settled last: worked out
-    once per settlement, from the settled hands' replay."""
+    once per settlement, from the settled hands' replay (kept only once a page looking back
+    has kept it)."""
     state = snapshot.state
     if not state.results:
         return NO_AUDITS
@@ -113,7 +117,7 @@ def audits(store: Store, snapshot: Snapshot) -> Audits:
         return found
     recent = state.hand_number - 1
     by_hand = {}
-    for hand in history(store, snapshot).hands:
+    for hand in history(store, snapshot, keep=False).hands:
         checked = hand_audit(hand, state.options) if hand.number >= recent else None
         if checked is not None:
             by_hand[hand.number] = checked

@@ -73,23 +73,22 @@ def csrf_token() -> str:
             return sent
     token = session.get(CSRF_FIELD)
     if not isinstance(token, str):
-        nonce = secrets.token_urlsafe(24)
-        token = session[CSRF_FIELD] = f"{nonce}.{_signature(nonce)}"
+        token = session[CSRF_FIELD] = signed(secrets.token_urlsafe(24), current_app.secret_key)
     return token
 
 
-def _signature(nonce: str) -> str:
-    secret = current_app.secret_key or ""
-    key = secret if isinstance(secret, bytes) else secret.encode()
-    return hmac.new(key, nonce.encode(), "sha256").hexdigest()[:32]
+def signed(nonce: str, secret: str | bytes | None) -> str:
+    """A token as this server issues it: ``nonce.signature``, signed with the secret key."""
+    key = secret if isinstance(secret, bytes) else (secret or "").encode()
+    return f"{nonce}.{hmac.new(key, nonce.encode(), 'sha256').hexdigest()[:32]}"
 
 
 def _issued(token: str) -> bool:
-    """Whether ``token`` is one this server made (``nonce.signature``)."""
-    nonce, _, signature = token.partition(".")
+    """Whether ``token`` is one this server made."""
+    nonce = token.partition(".")[0]
     if not nonce or len(token) > 80 or not token.isascii():
         return False
-    return hmac.compare_digest(signature.encode(), _signature(nonce).encode())
+    return hmac.compare_digest(token.encode(), signed(nonce, current_app.secret_key).encode())
 
 
 def from_this_site() -> bool:
