@@ -18,8 +18,10 @@ from werkzeug.test import TestResponse
 from tests.scripts import Move, Script, first_fit
 from webapp.rules import GameState
 from webapp.store import Store
+from webapp.web.security import signed
 
-CSRF_TOKEN = "csrf-token-of-the-test-device"
+# A token as the test apps (secret key "test") issue it, so one a page sends is printed back.
+CSRF_TOKEN = signed("csrf-token-of-the-test-device", "test")
 HX = {"HX-Request": "true"}
 
 

@@ -152,17 +152,23 @@ def test_a_tile_fitting_two_ends_needs_an_end(api_table: ApiTable) -> None:
     assert api_table.state["hand"]["ends"] == {"left": 3, "right": 3, "up": 5, "down": 5}
 
 
-def test_stale_and_repeated_submissions_are_409_and_apply_nothing(
+def test_stale_submissions_are_409_and_apply_nothing(
     client: FlaskClient, api_table: ApiTable
 ) -> None:
+    """Another action at a revision the game has left is refused; the same one sent again
+    (its answer was lost) is saved once and said to be."""
     api_table.act("start_hand", starter="Ana")
     request = {"seq": api_table.state["seq"], "type": "play", "tile": "6-4"}
     first = client.post(f"/api/games/{api_table.id}/actions", json=request)
     assert first.status_code == 200
+    other = client.post(f"/api/games/{api_table.id}/actions", json={**request, "tile": "5-5"})
+    assert other.status_code == 409
+    assert other.json["error"]["code"] == "stale_seq"
+    assert "Ana led 6-4" in other.json["error"]["message"]
+    assert other.json["state"]["seq"] == first.json["state"]["seq"]
     again = client.post(f"/api/games/{api_table.id}/actions", json=request)
-    assert again.status_code == 409
-    assert again.json["error"]["code"] == "stale_seq"
-    assert "Ana led 6-4" in again.json["error"]["message"]
+    assert again.status_code == 200 and again.json["already_recorded"] is True
+    assert again.json["outcome"]["message"] == "Saved: that was already recorded."
     assert again.json["state"]["seq"] == first.json["state"]["seq"]
     assert len(api_table.fetch()["hand"]["moves"]) == 1
     missing_seq = client.post(f"/api/games/{api_table.id}/actions", json={"type": "undo"})

@@ -163,7 +163,10 @@ def server_cpu(pid: int) -> float:
     return total
 
 
-def start_server(db: Path | str, port: int, threads: int, workers: int) -> subprocess.Popen[bytes]:
+def start_server(
+    db: Path | str, port: int, threads: int, workers: int, limits: bool = False
+) -> subprocess.Popen[bytes]:
+    """``allfives serve`` on ``db``; rate limits off unless ``limits``."""
     server = subprocess.Popen(
         [
             sys.executable,
@@ -183,7 +186,7 @@ def start_server(db: Path | str, port: int, threads: int, workers: int) -> subpr
         ],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
-        env={**os.environ, "ALLFIVES_RATE_LIMITS": "off"},
+        env={**os.environ, "ALLFIVES_RATE_LIMITS": "on" if limits else "off"},
     )
     for _ in range(300):
         try:

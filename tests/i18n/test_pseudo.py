@@ -273,7 +273,7 @@ def test_every_page_and_every_refusal_is_translated(
         if action is None:
             continue
         options, actions = SCENARIOS[scenario]()
-        game = store.create(options, actions)
+        game = store.create(options, [to_dict(step) for step in actions])
         response = pseudo_client.post(
             f"/api/games/{game.id}/actions", json={"seq": game.seq, **to_dict(action)}
         )

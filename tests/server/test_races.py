@@ -54,6 +54,8 @@ def race(
                 if stop is not None:
                     return  # the server was killed under us: that answer never came
                 raise
+            if status == 200 and body.get("already_recorded"):
+                continue  # another client's same action at that seq: saved once, not again
             if status == 200:
                 with lock:
                     acknowledged.append((game_id, body["state"]["seq"], action))

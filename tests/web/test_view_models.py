@@ -130,7 +130,7 @@ def recorded_games(store: Store) -> list[Snapshot]:
         for cut in range(1, min(len(log), FIRST_ACTIONS) + 1):
             cuts.setdefault(replay(options, log[:cut]).state.status, cut)
         for cut in sorted({*cuts.values(), len(log)}):
-            found.append(store.create(options, log[:cut]))
+            found.append(store.create(options, games[name]["log"][:cut]))
     return found
 
 

@@ -23,8 +23,17 @@ bp = Blueprint("api", __name__, url_prefix="/api")
 
 @bp.errorhandler(StaleRevision)
 def stale(error: StaleRevision) -> ResponseReturnValue:
-    """A ``seq`` that is not the game's: nothing applied, and the game as it is now."""
+    """A ``seq`` that is not the game's: nothing applied, and the game as it is now; unless the
+    action that moved it on is this very one, sent again (its answer was lost): then it was
+    saved, and the answer says so."""
     state = _shape(error.current)
+    if error.resent:
+        current = error.current.state
+        saved = {
+            "message": gettext("Saved: that was already recorded."),
+            "next": say(current.next_step()),
+        }
+        return jsonify({"state": state, "already_recorded": True, "outcome": saved})
     return json_error(409, "stale_seq", say(error.message), beside={"state": state})
 
 

@@ -13,6 +13,7 @@ from ..rules import Arm, GameState, Hand, Layout, Placement, RuleError, Status, 
 from ..ui.layouts import Picture
 from ..ui.picker import PickerTile, Place, picker_tiles
 from ..web.game import Table, both_links
+from ..web.limits import heavy
 from ..web.pages import render_page
 from . import bp
 
@@ -61,6 +62,7 @@ class CheckPage:
 
 
 @both_links(bp, "/check", endpoint="check")
+@heavy
 def check(table: Table) -> ResponseReturnValue:
     """Whether a tile may be played (on an end) now, what it would score, or why not."""
     state = table.state

@@ -16,6 +16,7 @@ from ..store.history import hand_audit
 from ..ui.labels import AuditView, BreachView
 from ..ui.layouts import Picture
 from ..web.game import Table, both_links, store
+from ..web.limits import heavy
 from ..web.pages import render_page
 from ..web.security import public_url
 from . import bp
@@ -109,6 +110,7 @@ def replay_hand(table: Table, number: int) -> ResponseReturnValue:
 
 
 @both_links(bp, "/replay/<int:number>/<int:step>", endpoint="replay")
+@heavy
 def replay_step(table: Table, number: int, step: int) -> ResponseReturnValue:
     """Hand ``number`` after ``step`` of its moves: the layout, the count, who scored what."""
     options = table.state.options

@@ -10,11 +10,12 @@ from flask.typing import ResponseReturnValue
 
 from ..i18n.words import gettext, say, say_capitalized
 from ..rules import BadOptions, Options
-from ..rules.history import PlayedHand, replay
+from ..rules.history import PlayedHand
 from ..rules.options import OPTION_SPECS
 from ..rules.rescore import CHANGEABLE, Rescore, changed
 from ..ui.forms import PresetChoice, RuleField, RulesForm, preset_choices, rule_fields
 from ..web.game import Table, both_links, store
+from ..web.limits import heavy
 from ..web.pages import render_page
 from . import bp
 
@@ -87,6 +88,7 @@ class RescorePage:
 
 
 @both_links(bp, "/rescore", endpoint="rescore")
+@heavy
 def rescore_page(table: Table) -> ResponseReturnValue:
     """The game as played beside the same log under other options (R13–R25)."""
     options = table.state.options
@@ -97,7 +99,7 @@ def rescore_page(table: Table) -> ResponseReturnValue:
     found = None
     try:
         other = changed(options, preset=form.preset, target=form.target, **form.chosen)
-        found = Rescore(history, replay(other, store().actions(table.snapshot)))
+        found = Rescore(history, store().history(table.snapshot, other))
     except BadOptions as refusal:
         error = say_capitalized(refusal.message)
     page = RescorePage(

@@ -20,14 +20,12 @@ from ..rules import (
     Arm,
     CallTime,
     Draw,
-    EndHand,
     Pass,
     Play,
     RuleError,
     StartHand,
     Tile,
     Undo,
-    to_dict,
 )
 from ..store import StaleRevision
 from ..web.game import Table, store
@@ -59,7 +57,7 @@ def act(
         after, outcome = store().apply(table.snapshot.id, seq, action, read=table.snapshot)
     except StaleRevision as stale:
         table.moved_to(stale.current)
-        if _resent(stale, action):
+        if stale.resent:
             return shown(table, saved_notice(stale.current.state))
         return refused(stale_notice(stale), 409)
     except RuleError as refusal:
@@ -75,23 +73,6 @@ def shown(table: Table, notice: Notice) -> ResponseReturnValue:
     if is_htmx():
         return show(table, notice)
     return redirect(url_for(".screen"), 303)
-
-
-def _resent(stale: StaleRevision, action: Action) -> bool:
-    """Whether the action that moved the game on from the submitted revision is this very one:
-    a phone that lost the answer to a tap, and sent it again."""
-    current = stale.current
-    if stale.submitted is None or stale.submitted >= current.seq:
-        return False
-    recorded = store().log_since(current.id, stale.submitted)
-    if not recorded:
-        return False
-    sent = to_dict(action)
-    stored = recorded[0][1]
-    if sent.get("type") == "play" and "end" not in sent:
-        # A tap that left the end to the rules matches the same tile on whatever end they chose.
-        stored = {key: value for key, value in stored.items() if key != "end"}
-    return bool(stored == sent)
 
 
 def on_screen(table: Table, settle: Mapping[int, Entry] | None = None) -> Refused:
@@ -179,8 +160,8 @@ def settle(table: Table) -> ResponseReturnValue:
     state = table.state
     entered = settling.entered(state)
     answer = on_screen(table, settle=entered)
-    if submitted_seq() != table.seq:
-        return act(table, EndHand(()), answer)  # stale: nothing applied, the game shown as is
+    if submitted_seq() != table.seq:  # stale: nothing applied, unless it was this very one
+        return act(table, settling.as_sent(state), answer)
     try:
         settlement = settling.reports(state, entered)
     except RuleError as refusal:

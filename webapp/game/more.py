@@ -5,7 +5,6 @@ hints and the share links. Built here, in the view, so that no template reads th
 
 from __future__ import annotations
 
-import zlib
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import partial
@@ -125,27 +124,21 @@ def _dispute_links(state: GameState) -> tuple[DisputeLink, ...]:
 
 
 def _older_hands(table: Table, log: tuple[LogHand, ...], notes: Audits) -> Markup:
-    """The game log's settled hands before the last two: their headings, results and audits,
-    which change only with the settlements in effect, so drawn once per settlement, per link
-    (their replay links) and language. Kept deflated: a long game's older hands are tens of
-    kilobytes of HTML, a tenth of it deflated, and unpacking it costs less than drawing it."""
+    """The game log's settled hands before the last two: each a heading and a link to its
+    replay (which ends with its audit), drawn once per settlement, per link and language."""
     older = tuple(hand for hand in log if not hand.entries and hand.number)
     if not older:
         return Markup("")
-    snapshot = table.snapshot
 
-    def drawn() -> tuple[tuple[int, ...], bytes]:
-        every = notes if notes.complete else store().audits_of_every_hand(snapshot, notes.prefix)
-        options = snapshot.state.options
-        audits = {number: AuditView.of(found, options) for number, found in every.by_hand.items()}
-        html = render_template("game/_log_older.html", hands=older, audits=audits)
-        return tuple(hand.number for hand in older), zlib.compress(html.encode(), 1)
+    def drawn() -> tuple[tuple[int, ...], str]:
+        html = render_template("game/_log_older.html", hands=older, audits={})
+        return tuple(hand.number for hand in older), html
 
     piece = (Part.OLDER_HANDS, table.key, str(get_locale()))
-    numbers, packed = store().cache.get_or_make(snapshot.id, piece, notes.prefix, drawn)
+    numbers, html = store().cache.get_or_make(table.snapshot.id, piece, notes.prefix, drawn)
     if numbers != tuple(hand.number for hand in older):  # a page of an earlier revision
-        numbers, packed = drawn()
-    return Markup(zlib.decompress(packed).decode())
+        numbers, html = drawn()
+    return Markup(html)
 
 
 def _log(table: Table) -> tuple[LogHand, ...]:

@@ -25,15 +25,7 @@ def entered(state: GameState) -> dict[int, Entry]:
     hand = state.hand
     if hand is None or state.status is not Status.HAND_OVER:
         return {}
-    source = request.values
-    found = {
-        seat: Entry(
-            pips=source.get(f"pips_{seat}", "").strip()[:4],
-            tiles=tuple(t[:5] for t in source.getlist(f"tiles_{seat}"))[:28],
-        )
-        for seat, held in enumerate(hand.held)
-        if held
-    }
+    found = {seat: _typed(seat) for seat, held in enumerate(hand.held) if held}
     try:
         known = reports(state, found)
     except RuleError:
@@ -43,6 +35,25 @@ def entered(state: GameState) -> dict[int, Entry]:
         seat, pips = deduced
         found[seat] = Entry(pips=str(pips), deduced=True)
     return found
+
+
+def as_sent(state: GameState) -> EndHand:
+    """The settlement as a form for an earlier revision sent it, every seat's fields read (its
+    hand may be settled since): what it asks for, to know it if it was already recorded."""
+    found = {seat: _typed(seat) for seat in range(state.options.player_count)}
+    try:
+        return reports(state, found)
+    except RuleError:
+        return EndHand(())
+
+
+def _typed(seat: int) -> Entry:
+    """What the form says for ``seat``: the pips typed, the tiles tapped."""
+    source = request.values
+    return Entry(
+        pips=source.get(f"pips_{seat}", "").strip()[:4],
+        tiles=tuple(t[:5] for t in source.getlist(f"tiles_{seat}"))[:28],
+    )
 
 
 def reports(state: GameState, found: Mapping[int, Entry]) -> EndHand:

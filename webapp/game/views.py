@@ -14,7 +14,7 @@ from ..i18n.words import gettext
 from ..rules import RuleError, Status, Tile
 from ..web.game import Table, both_links, create_game, remember, store
 from ..web.htmx import is_htmx
-from ..web.limits import creating
+from ..web.limits import creating, heavy
 from . import bp, screen, settling
 from .more import more_of, share_links
 from .notice import Notice, change_notice, last_notice
@@ -51,6 +51,7 @@ def poll(table: Table) -> ResponseReturnValue:
 
 
 @both_links(bp, "/more", endpoint="more")
+@heavy
 def more(table: Table) -> ResponseReturnValue:
     """The game's log and dispute links, loaded when the "More" sheet opens."""
     return render_template("game/_more_live.html", more=more_of(table))

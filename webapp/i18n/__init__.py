@@ -97,15 +97,25 @@ def _own_name(code: str) -> str:
     return name[:1].upper() + name[1:]
 
 
+# The longest page address to come back to: a game's replay or rescore with its form is far
+# shorter; a longer one is no page of this site, and would make every menu link as long.
+MAX_NEXT = 512
+
+
 def _here() -> str:
-    """The page to come back to after switching: this one, unless it answered a form."""
-    if request.method != "GET":
+    """The page to come back to after switching: this one, unless it answered a form (or its
+    address is too long to be one of this site's)."""
+    here = request.full_path.rstrip("?")
+    if request.method != "GET" or len(here) > MAX_NEXT:
         return url_for("home.home")
-    return request.full_path.rstrip("?")
+    return here
 
 
 def _same_origin_path(target: str) -> str | None:
-    """``target`` if it is a path on this site (no scheme, host or ``//``), else None."""
+    """``target`` if it is a path on this site (no scheme, host or ``//``) of at most
+    ``MAX_NEXT`` characters, else None."""
+    if len(target) > MAX_NEXT:
+        return None
     parts = urlsplit(target)
     if parts.scheme or parts.netloc or not target.startswith("/") or target.startswith("//"):
         return None

@@ -21,6 +21,7 @@ from .actions import (
     Undo,
     from_dict,
     recorded,
+    same_entry,
     to_dict,
 )
 from .errors import (
@@ -111,6 +112,7 @@ __all__ = [
     "points_for",
     "recorded",
     "round_to_five",
+    "same_entry",
     "to_dict",
     "whole_number",
 ]

@@ -399,6 +399,29 @@ def _correct(data: Mapping[str, Any]) -> Correct:
     return Correct(entry, tuple(actions))
 
 
+def same_entry(sent: dict[str, Any], stored: dict[str, Any]) -> bool:
+    """Whether ``stored`` is the entry ``sent`` asks for: of its kind, and the same in all it
+    says; what it leaves to the rules (a play's end, a leader drawn at random, the pips of a
+    settlement the rules work out) may be anything.
+
+    >>> same_entry({"type": "play", "tile": "6-4"}, {"type": "play", "tile": "6-4", "end": "left"})
+    True
+    >>> settled = {"type": "end_hand", "remaining": {"1": 5, "2": ["6-6"]}}
+    >>> same_entry({"type": "end_hand", "remaining": {"1": 4}}, settled)
+    False
+    """
+    for key, value in sent.items():
+        if value is None:
+            continue
+        mine = stored.get(key)
+        if key == "remaining" and isinstance(value, dict) and isinstance(mine, dict):
+            if not value or any(mine.get(seat) != said for seat, said in value.items()):
+                return False
+        elif mine != value:
+            return False
+    return True
+
+
 def recorded(data: Mapping[str, Any]) -> Action:
     """An action read back from a game's log (:func:`from_dict`). It was accepted when it was
     entered, so a draw or pass stands as the table's word (R7a): a log kept before R7a, or one

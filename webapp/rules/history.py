@@ -131,15 +131,20 @@ def settled_after(prefixes: Sequence[int], actions: Sequence[Action], first: int
     return found
 
 
-def replay(options: Options, actions: Sequence[Action]) -> History:
-    """Fold ``actions`` (undos included) under ``options``, keeping every hand.
+def replay(options: Options, actions: Sequence[Action], start: History | None = None) -> History:
+    """Fold ``actions`` (undos included) under ``options``, keeping every hand; after
+    ``start`` (the history of the log before them) when given, so that hands already replayed
+    are not replayed again. No undo of ``actions`` may reach back into ``start`` (see
+    :func:`undoes_before`).
 
     Under options other than the game's own (see ``rescore``), the game may be over before the
     log is: the fold stops there and the rest is ``left``, never applied.
     """
-    state = GameState.new(options)
-    hands: list[PlayedHand] = []
     standing = in_effect(actions)
+    if start is not None and (start.refusal is not None or start.left):  # the fold had stopped
+        return replace(start, left=(*start.left, *standing))
+    state = start.state if start is not None else GameState.new(options)
+    hands: list[PlayedHand] = list(start.hands) if start is not None else []
     for index, action in enumerate(standing):
         if state.status is Status.GAME_OVER:
             return History(options, state, tuple(hands), tuple(standing[index:]))
@@ -159,6 +164,24 @@ def replay(options: Options, actions: Sequence[Action]) -> History:
         elif state.hand is not None and hands:
             hands[-1] = replace(hands[-1], hand=state.hand)
     return History(options, state, tuple(hands))
+
+
+def undoes_before(actions: Sequence[Action]) -> bool:
+    """Whether an undo among ``actions`` cancels an action made before them.
+
+    >>> from .actions import Draw
+    >>> undoes_before([Draw(), Undo()]), undoes_before([Draw(), Undo(), Undo()])
+    (False, True)
+    """
+    depth = 0
+    for action in actions:
+        if not isinstance(action, Undo):
+            depth += 1
+        elif depth == 0:
+            return True
+        else:
+            depth -= 1
+    return False
 
 
 def hands(options: Options, actions: Sequence[Action]) -> list[Hand]:

@@ -31,10 +31,12 @@ webapp.rules.errors.IllegalAction: there is nothing to undo
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from typing import Any
 
-from .actions import Action, ActionKind, StartHand, Undo
+from .actions import Action, ActionKind, StartHand, Undo, from_dict, recorded, to_dict
+from .errors import RuleError
 from .game import BeyondTheMark, GameState, Outcome, nothing_to_undo
 from .messages import N_
 from .options import Options
@@ -58,6 +60,36 @@ class Scorebook:
     def replay(cls, options: Options, log: Sequence[Action]) -> Scorebook:
         """The scorebook of a whole log, undos included (each already resolved)."""
         return cls.new(options).fold(log)
+
+    @classmethod
+    def entered(
+        cls, options: Options, stored: Sequence[Mapping[str, Any]]
+    ) -> tuple[Scorebook, tuple[Action, ...]]:
+        """A log in its storage form (an imported game's) entered action by action, each read
+        as a log reads it (``recorded``: a draw or pass is the table's word, R7a), then
+        resolved and applied exactly as if the table entered it now: whatever the table would
+        be refused (an undo with nothing to undo, a play out of turn) is refused, saying which
+        action. The scorebook of the current hand, and the actions to store (as given, a
+        leader drawn at random filled in).
+
+        >>> Scorebook.entered(Options.make(["Ana", "Ben"]), [{"type": "undo"}])
+        Traceback (most recent call last):
+        ...
+        webapp.rules.errors.RuleError: action 1: there is nothing to undo
+        """
+        book = cls((GameState.new(options),), hands=len(stored) + 1)  # undo never rebuilds
+        actions = []
+        for number, data in enumerate(stored, start=1):
+            try:
+                action = book.state.resolve(from_dict(data))
+                book, _ = book.apply(recorded(to_dict(action)))
+            except RuleError as refusal:
+                said = N_("action %(number)s: %(why)s", number=number, why=refusal.message)
+                raise RuleError(refusal.code, said, refusal.rule) from refusal
+            actions.append(action)
+        hand = book.state.hand_number
+        first = next(i for i, state in enumerate(book.states) if state.hand_number >= hand)
+        return cls(book.states[first:]), tuple(actions)
 
     @property
     def state(self) -> GameState:

@@ -20,6 +20,7 @@ from typing import Any, TypeVar
 from cachetools import LRUCache
 
 from ..rules import Options
+from ..rules.history import History
 from ..rules.scorebook import Scorebook
 
 BUDGET = 64 * 1024 * 1024
@@ -30,7 +31,8 @@ class Part(enum.StrEnum):
     """The pieces of a game kept here, by name."""
 
     BOOK = "book"  # the scorebook: the state and the current hand's states (the store's)
-    HISTORY = "history"  # the log replayed hand by hand (rules.history.History)
+    HISTORY = "history"  # the settled hands replayed (rules.history.History)
+    RESCORED = "rescored"  # the settled hands replayed under other options (per options)
     SETTLED = "settled"  # the settled prefix of the log as of each action in effect
     AUDITS = "audits"  # the settled hands' audits (store.history.Audits)
     OLDER_HANDS = "older-hands"  # the game log's older hands, drawn (per link and language)
@@ -121,6 +123,9 @@ def size_of(value: Any) -> int:
         results = len(value.state.results)
         parts = len(value.states) * STATE_BYTES + sum(moves.values()) * MOVE_BYTES
         return parts + results * RESULT_BYTES
+    if isinstance(value, History):  # kept once per settlement: not walked either
+        played = sum(len(hand.hand.moves) for hand in value.hands)
+        return (len(value.hands) * 2 + 1) * STATE_BYTES + played * MOVE_BYTES
     return _walk(value, set())
 
 

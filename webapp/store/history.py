@@ -1,10 +1,12 @@
-"""A game's past as the rules replay it from its log, kept per revision: the hands played,
-the settled prefix of the log, and the audits of the settled hands (R6, R7).
+"""A game's past as the rules replay it from its log: the hands played (under its own rules
+or others, for a rescore), the settled prefix of the log, and the audits of the last settled
+hands (R6, R7).
 
-Every page that looks back (the game log, replay, rescore, the audits) reads them here, so a
-game's fortieth hand does not read and parse the thirty-nine before it on every play: each is
-kept in the store's one cache (:mod:`webapp.store.cache`), labelled with the revision or the
-settled prefix it was worked out at.
+Every page that looks back (the game log, replay, rescore, the audits) reads them here. The
+settled hands never change unless their settlement is undone, so their replay is kept in the
+store's one cache (:mod:`webapp.store.cache`) per settled prefix, and extended hand by hand as
+the game goes on: a page of a game's two-hundredth hand replays the hand being played, not the
+199 before it.
 """
 
 from __future__ import annotations
@@ -17,7 +19,14 @@ from typing import TYPE_CHECKING
 
 from ..rules import Action, Options, Play, Undo, recorded
 from ..rules.audit import Audit, audit
-from ..rules.history import History, PlayedHand, replay, settled_after, settled_prefix
+from ..rules.history import (
+    History,
+    PlayedHand,
+    replay,
+    settled_after,
+    settled_prefix,
+    undoes_before,
+)
 from .cache import Part
 from .snapshot import Snapshot
 
@@ -27,15 +36,12 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True, slots=True)
 class Audits:
-    """The audits of a game's settled hands, as of its last settlement in effect.
-
-    ``by_hand`` holds every settled hand's audit when ``complete``; as kept between requests,
-    only the last two hands' (the ones the game log lists move by move)."""
+    """The audits of the last two settled hands (the ones the game log lists move by move), as
+    of the game's last settlement in effect; an older hand's is on its replay page."""
 
     prefix: int  # the settled prefix of the log they were worked out at
     last: int | None  # the hand settled last
     by_hand: Mapping[int, Audit] = field(default_factory=dict)
-    complete: bool = True
 
 
 NO_AUDITS = Audits(0, None)
@@ -48,11 +54,14 @@ def hand_audit(played: PlayedHand, options: Options) -> Audit | None:
     return audit(played.hand, played.reports.by_seat, options.players)
 
 
-def actions(store: Store, snapshot: Snapshot) -> tuple[Action, ...]:
-    """The game's actions up to ``snapshot``, read from the log (they are not kept: a long
-    game's would cost more memory than all else kept of it)."""
-    stored = store.log_since(snapshot.id, 0)[: snapshot.seq]
-    return tuple(recorded(action) for _, action in stored)
+def actions(
+    store: Store, snapshot: Snapshot, first: int = 0, end: int | None = None
+) -> list[Action]:
+    """The game's actions ``first`` to ``end`` (default: up to ``snapshot``), read from the log
+    (they are not kept: a long game's would cost more memory than all else kept of it)."""
+    last = snapshot.seq if end is None else end
+    stored = store.log_since(snapshot.id, first)[: last - first]
+    return [recorded(action) for _, action in stored]
 
 
 def clock_ends(store: Store, snapshot: Snapshot) -> datetime | None:
@@ -77,14 +86,27 @@ def clock_ends(store: Store, snapshot: Snapshot) -> datetime | None:
     return None if start is None else start + timedelta(minutes=minutes)
 
 
-def history(store: Store, snapshot: Snapshot) -> History:
-    """The game's log up to ``snapshot`` folded through the rules, kept per revision."""
-    return store.cache.get_or_make(
-        snapshot.id,
-        Part.HISTORY,
-        snapshot.seq,
-        lambda: replay(snapshot.state.options, actions(store, snapshot)),
-    )
+def history(
+    store: Store, snapshot: Snapshot, options: Options | None = None, keep: bool = True
+) -> History:
+    """The game's log up to ``snapshot`` folded through the rules (its own, or ``options``):
+    the settled hands kept per settled prefix (unless not ``keep``: a game only played on
+    keeps no more than its current hand), the hand after them replayed now."""
+    rules = options or snapshot.state.options
+    piece = Part.HISTORY if options is None else (Part.RESCORED, options)
+    prefix = settled(store, snapshot)
+    kept = store.cache.get(snapshot.id, piece)
+    if kept is not None and kept[0] == prefix:
+        done: History = kept[1]
+    else:
+        start, earlier = kept if kept is not None and kept[0] < prefix else (0, None)
+        between = actions(store, snapshot, start, prefix)
+        if earlier is not None and undoes_before(between):  # that settlement was undone
+            earlier, between = None, actions(store, snapshot, 0, prefix)
+        done = replay(rules, between, earlier)
+        if keep and (kept is None or kept[0] < prefix):
+            store.cache.put(snapshot.id, piece, prefix, done)
+    return replay(rules, actions(store, snapshot, prefix), done)
 
 
 def settled(store: Store, snapshot: Snapshot) -> int:
@@ -105,12 +127,9 @@ def settled(store: Store, snapshot: Snapshot) -> int:
 
 
 def audits(store: Store, snapshot: Snapshot) -> Audits:
-    """Each settled hand's audit, and which hand was settled last.
-
-    Only settled hands are audited, so the replay stops at the last settlement in effect, and
-    what is kept serves every play until the next settlement. Only the last two hands' audits
-    are kept (the older hands are drawn once per settlement by the game log): an answer worked
-    out now holds them all (``complete``), one from the cache only those."""
+    """The audits of the last two settled hands, and which hand was settled last: worked out
+    once per settlement, from the settled hands' replay (kept only once a page looking back
+    has kept it)."""
     state = snapshot.state
     if not state.results:
         return NO_AUDITS
@@ -119,22 +138,12 @@ def audits(store: Store, snapshot: Snapshot) -> Audits:
     if kept is not None and kept[0] == prefix and isinstance(kept[1], Audits):
         found: Audits = kept[1]
         return found
-    every = every_audit(store, snapshot, prefix)
     recent = state.hand_number - 1
-    trimmed = {number: seen for number, seen in every.by_hand.items() if number >= recent}
-    store.cache.put(
-        snapshot.id, Part.AUDITS, prefix, Audits(prefix, every.last, trimmed, complete=False)
-    )
-    return every
-
-
-def every_audit(store: Store, snapshot: Snapshot, prefix: int) -> Audits:
-    """Every settled hand's audit, replayed from the log up to the settled ``prefix``."""
-    state = snapshot.state
-    played = replay(state.options, actions(store, snapshot)[:prefix])
     by_hand = {}
-    for hand in played.hands:
-        checked = hand_audit(hand, state.options)
+    for hand in history(store, snapshot, keep=False).hands:
+        checked = hand_audit(hand, state.options) if hand.number >= recent else None
         if checked is not None:
             by_hand[hand.number] = checked
-    return Audits(prefix, state.results[-1].number, by_hand)
+    made = Audits(prefix, state.results[-1].number, by_hand)
+    store.cache.put(snapshot.id, Part.AUDITS, prefix, made)
+    return made

@@ -23,6 +23,7 @@ class StaleRevision(Exception):
         super().__init__(f"the game is at revision {current.seq}, not {submitted}")
         self.current = current
         self.submitted = submitted
+        self.resent = False  # the action that moved it on is the one submitted (Store.apply)
 
     @property
     def message(self) -> Message:

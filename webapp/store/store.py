@@ -25,11 +25,12 @@ from ..rules import (
     Action,
     BadOptions,
     GameState,
+    IllegalAction,
     Options,
     Outcome,
     StartHand,
-    from_dict,
     recorded,
+    same_entry,
     to_dict,
 )
 from ..rules.game import STATE_FORMAT, BeyondTheMark
@@ -50,7 +51,13 @@ from .sql import Cursor, Driver, GameRow
 from .writer import Writer
 
 EXPORT_FORMAT = "allfives-game/1"
-MAX_IMPORTED_ACTIONS = 10_000
+# The most actions a game's log holds, entered or imported: a sane ceiling (a game to the
+# highest target takes a few thousand), so that no game's log grows without end.
+MAX_ACTIONS = 10_000
+GAME_FULL = N_(
+    "this game holds %(most)s actions, the most a game may hold: start a new game to play on",
+    most=MAX_ACTIONS,
+)
 
 
 _ID = re.compile(r"[A-Za-z0-9_-]{1,32}")
@@ -153,40 +160,40 @@ class Store:
 
     # --- writing -------------------------------------------------------------------------------
 
-    def create(self, options: Options, actions: Sequence[Action] = ()) -> Snapshot:
-        """A new game; with ``actions``, an imported one (each checked by the rules, its draws
-        and passes read as the log reads them: the table's word, R7a), stored as given."""
-        log = [recorded(to_dict(action)) for action in actions]
-        book = Scorebook.replay(options, log)
+    def create(self, options: Options, stored: Sequence[dict[str, Any]] = ()) -> Snapshot:
+        """A new game; with a log in its storage form (``stored``), an imported one: each
+        action judged as if the table entered it now (``Scorebook.entered``)."""
+        book, actions = Scorebook.entered(options, stored)
+        log = [to_dict(action) for action in actions]
         now = utcnow()
-        game_id, view_id, seq = new_id(), new_id(), len(actions)
+        game_id, view_id, seq = new_id(), new_id(), len(log)
         game = GameRow(game_id, view_id, options_to_dict(options), seq, now, now)
         with self._write.transaction() as cursor:
-            cursor.new_game(game, [to_dict(action) for action in actions])
-            start = _last_start(log, book)
+            cursor.new_game(game, log)
+            start = _last_start(actions, book)
             if start is not None:
                 cursor.snapshot(game_id, *start)
         self.cache.put(game_id, Part.BOOK, seq, book)
         return Snapshot(game_id, view_id, seq, book, now, now)
 
     def import_game(self, exported: dict[str, Any]) -> Snapshot:
-        """A new game identical to an exported one (new ids); refused if any action is."""
+        """A new game identical to an exported one (new ids), its options read as a new game's
+        (``Options.parse``); refused if any action is."""
         if not isinstance(exported, dict) or exported.get("format") != EXPORT_FORMAT:
             raise BadOptions(
                 "import_format",
                 N_("not an exported game: format must be %(format)s", format=repr(EXPORT_FORMAT)),
             )
-        options = options_from_dict(exported)
+        options = Options.parse(
+            exported.get("players"), exported.get("partnership", False), exported.get("rules", {})
+        )
         stored = exported.get("actions", [])
-        if not isinstance(stored, list) or len(stored) > MAX_IMPORTED_ACTIONS:
+        if not isinstance(stored, list) or len(stored) > MAX_ACTIONS:
             raise BadOptions(
                 "import_actions",
-                N_(
-                    "actions must be a list of at most %(most)s actions",
-                    most=MAX_IMPORTED_ACTIONS,
-                ),
+                N_("actions must be a list of at most %(most)s actions", most=MAX_ACTIONS),
             )
-        return self.create(options, [from_dict(action) for action in stored])
+        return self.create(options, stored)
 
     def apply(
         self, game_id: str, seq: int | None, action: Action, read: Snapshot | None = None
@@ -195,9 +202,29 @@ class Store:
 
         ``read``: the game as the caller already read it in this request, so it is not read
         again; the write is conditional on the revision all the same.
-        Raises :class:`GameNotFound`, :class:`StaleRevision` (nothing applied) or the rules'
-        :class:`~webapp.rules.RuleError` (nothing applied).
+        Raises :class:`GameNotFound`, :class:`StaleRevision` (nothing applied; ``resent`` when
+        the action that moved the game on from ``seq`` is this very one: a phone that lost the
+        answer and sent it again) or the rules' :class:`~webapp.rules.RuleError` (nothing
+        applied).
         """
+        try:
+            return self._apply(game_id, seq, action, read)
+        except StaleRevision as stale:
+            stale.resent = self._resent(stale, action)
+            raise
+
+    def _resent(self, stale: StaleRevision, action: Action) -> bool:
+        """Whether the action stored right after the revision submitted is ``action``."""
+        current, after = stale.current, stale.submitted
+        if after is None or not 0 <= after < current.seq:
+            return False
+        with self._read.cursor() as cursor:
+            stored = cursor.tail(current.id, after, after + 1)
+        return bool(stored) and same_entry(to_dict(action), stored[0][1])
+
+    def _apply(
+        self, game_id: str, seq: int | None, action: Action, read: Snapshot | None
+    ) -> tuple[Snapshot, Outcome]:
         # The rules are asked outside the write transaction, against the game as read at
         # ``seq``; the write then only appends event ``seq + 1`` and moves the game on from
         # ``seq``, which fails (and writes nothing) if anything else moved it first. So writers
@@ -215,6 +242,8 @@ class Store:
                 at, book = self._book(cursor, game)
                 if at != seq:  # the log does not reach the revision read: treat as moved on
                     raise StaleRevision(self._snapshot(cursor, game), seq)
+        if seq >= MAX_ACTIONS:
+            raise IllegalAction("game_full", GAME_FULL)
         action = book.state.resolve(action)
         new_book, outcome = book.apply(action, lambda undo: self._rebuilt(game_id, seq, undo))
         mark = None
@@ -241,25 +270,18 @@ class Store:
             game = self._row(cursor, snapshot.id)._replace(seq=snapshot.seq)
             return self._fold(cursor, game, (), reach=number)[1]
 
-    def history(self, snapshot: Snapshot) -> History:
-        """The game's hands up to ``snapshot``, replayed from the log (kept per revision)."""
-        return past.history(self, snapshot)
+    def history(self, snapshot: Snapshot, options: Options | None = None) -> History:
+        """The game's hands up to ``snapshot``, replayed from the log under its rules (or under
+        other ``options``: a rescore); the settled hands kept per settlement."""
+        return past.history(self, snapshot, options)
 
     def clock_ends(self, snapshot: Snapshot) -> datetime | None:
         """R30: when a timed game's time is up, or None (no limit, or no lead yet)."""
         return past.clock_ends(self, snapshot)
 
     def audits(self, snapshot: Snapshot) -> past.Audits:
-        """The audits of the game's settled hands (R6, R7), kept per settlement."""
+        """The audits of the game's last two settled hands (R6, R7), kept per settlement."""
         return past.audits(self, snapshot)
-
-    def audits_of_every_hand(self, snapshot: Snapshot, prefix: int) -> past.Audits:
-        """Every settled hand's audit up to the settled ``prefix`` of the log (not kept)."""
-        return past.every_audit(self, snapshot, prefix)
-
-    def actions(self, snapshot: Snapshot) -> tuple[Action, ...]:
-        """The game's actions up to ``snapshot``, as the rules read them."""
-        return past.actions(self, snapshot)
 
     SCREEN_SETTINGS = ("learning", "coaching")
 

@@ -29,6 +29,9 @@ DEFAULTS = {
     "RATE_LIMIT_CREATE": "10 per minute; 100 per hour",
     "RATE_LIMIT_IMPORT": "5 per minute; 30 per hour",
     "RATE_LIMIT_LOOKUPS": "30 per minute; 300 per hour",
+    # A table steps through a replay or tries a rescore a tap at a time; a script looping on
+    # a long game's pages to keep the server busy meets this within seconds.
+    "RATE_LIMIT_HEAVY": "120 per minute; 1500 per hour",
 }
 
 
@@ -60,6 +63,8 @@ creating = limiter.shared_limit(
 )
 # Every import counts, refused ones too: checking one costs the rules a replay of its log.
 importing = limiter.shared_limit(lambda: _setting("RATE_LIMIT_IMPORT"), scope="import")
+# The pages that replay a game's past (More, replay, rescore, check) count together.
+heavy = limiter.shared_limit(lambda: _setting("RATE_LIMIT_HEAVY"), scope="heavy")
 
 
 def retry_after() -> str:

@@ -65,16 +65,30 @@ NO_STORE = "no-store"
 def csrf_token() -> str:
     """This device's token, made on first use and kept in its signed session cookie. A request
     a page of this site sent carries it back (in its form, or htmx's header): that one is
-    printed again, so answering a play needs no session."""
+    printed again, so answering a play needs no session, but only if this server issued it
+    (its signature says so); any other is never printed back."""
     if from_this_site():
         sent = request.headers.get(CSRF_HEADER) or request.form.get(CSRF_FIELD)
-        if sent:
+        if sent and _issued(sent):
             return sent
     token = session.get(CSRF_FIELD)
     if not isinstance(token, str):
-        token = secrets.token_urlsafe(32)
-        session[CSRF_FIELD] = token
+        token = session[CSRF_FIELD] = signed(secrets.token_urlsafe(24), current_app.secret_key)
     return token
+
+
+def signed(nonce: str, secret: str | bytes | None) -> str:
+    """A token as this server issues it: ``nonce.signature``, signed with the secret key."""
+    key = secret if isinstance(secret, bytes) else (secret or "").encode()
+    return f"{nonce}.{hmac.new(key, nonce.encode(), 'sha256').hexdigest()[:32]}"
+
+
+def _issued(token: str) -> bool:
+    """Whether ``token`` is one this server made."""
+    nonce = token.partition(".")[0]
+    if not nonce or len(token) > 80 or not token.isascii():
+        return False
+    return hmac.compare_digest(token.encode(), signed(nonce, current_app.secret_key).encode())
 
 
 def from_this_site() -> bool:
