@@ -3,11 +3,14 @@ reading and writing one, and its options as they are stored and exported."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from ..rules import BadOptions, GameState, Options
+from ..rules import Action, BadOptions, GameState, Options, StartHand
+from ..rules.game import STATE_FORMAT
+from ..rules.history import standing_after
 from ..rules.messages import N_, Message
 from ..rules.scorebook import Scorebook
 
@@ -85,3 +88,19 @@ def options_from_dict(stored: dict[str, Any]) -> Options:
     rules = dict(rules)
     preset = str(rules.pop("preset", "seed"))
     return Options.make(players, bool(stored.get("partnership")), preset, **rules)
+
+
+def snapshot_row(state: GameState) -> dict[str, Any]:
+    """A snapshot of ``state``, a hand just dealt, as its row holds it (but the game and seq)."""
+    return {"version": STATE_FORMAT, "hand": state.hand_number, "state": state.to_dict()}
+
+
+def last_start(log: Sequence[Action], book: Scorebook) -> tuple[int, dict[str, Any]] | None:
+    """The seq of the last hand's start in effect in ``log`` and its snapshot, if any."""
+    standing = standing_after((), log, 0)
+    starts = [index for index in standing if isinstance(log[index], StartHand)]
+    if not starts:
+        return None
+    number = book.state.hand_number
+    mark = next(state for state in book.states if state.hand_number == number)
+    return starts[-1] + 1, snapshot_row(mark)

@@ -34,7 +34,7 @@ from ..rules import (
     to_dict,
 )
 from ..rules.game import STATE_FORMAT, BeyondTheMark
-from ..rules.history import History, standing_after
+from ..rules.history import History
 from ..rules.messages import N_
 from ..rules.scorebook import Scorebook
 from . import history as past
@@ -44,8 +44,10 @@ from .snapshot import (
     GameNotFound,
     Snapshot,
     StaleRevision,
+    last_start,
     options_from_dict,
     options_to_dict,
+    snapshot_row,
 )
 from .sql import Cursor, Driver, GameRow
 from .writer import Writer
@@ -170,7 +172,7 @@ class Store:
         game = GameRow(game_id, view_id, options_to_dict(options), seq, now, now)
         with self._write.transaction() as cursor:
             cursor.new_game(game, log)
-            start = _last_start(actions, book)
+            start = last_start(actions, book)
             if start is not None:
                 cursor.snapshot(game_id, *start)
         self.cache.put(game_id, Part.BOOK, seq, book)
@@ -248,7 +250,7 @@ class Store:
         new_book, outcome = book.apply(action, lambda undo: self._rebuilt(game_id, seq, undo))
         mark = None
         if isinstance(action, StartHand):
-            mark = _snapshot_row(new_book.state)
+            mark = snapshot_row(new_book.state)
         now = utcnow()
         try:
             if not self._write.append(game_id, seq + 1, to_dict(action), now, mark):
@@ -373,7 +375,7 @@ class Store:
         missing (a game from before snapshots, or of another version of the rules), so that
         the next process need not fold the whole log again. A cache: if it cannot be written
         now, the next fold tries again."""
-        start = _last_start(log, book)
+        start = last_start(log, book)
         if start is None:
             return
         try:
@@ -384,22 +386,6 @@ class Store:
 
 
 EVERY_HAND = 1_000_000
-
-
-def _snapshot_row(state: GameState) -> dict[str, Any]:
-    """A snapshot of ``state``, a hand just dealt, as its row holds it (but the game and seq)."""
-    return {"version": STATE_FORMAT, "hand": state.hand_number, "state": state.to_dict()}
-
-
-def _last_start(log: Sequence[Action], book: Scorebook) -> tuple[int, dict[str, Any]] | None:
-    """The seq of the last hand's start in effect in ``log`` and its snapshot, if any."""
-    standing = standing_after((), log, 0)
-    starts = [index for index in standing if isinstance(log[index], StartHand)]
-    if not starts:
-        return None
-    number = book.state.hand_number
-    mark = next(state for state in book.states if state.hand_number == number)
-    return starts[-1] + 1, _snapshot_row(mark)
 
 
 class _Moved(Exception):
