@@ -69,7 +69,7 @@ def test_the_page_shows_every_hand_and_the_totals_without_javascript(table: Tabl
     assert 'class="sheet-current"' in body and "being played" in body
     foot = body.split("<tfoot>", 1)[1].split("</tfoot>", 1)[0]
     assert re.findall(r"<b>(-?\d+)</b>", foot) == [str(score) for score in state.scores]
-    assert 'role="img"' in body and "<polyline" in body and "race-target" in body
+    assert 'role="img"' in body and "<polyline" in body and "race-key-target" in body
     assert "Download as CSV" in text(page) and f'href="{table.url}/sheet.csv"' in body
 
 

@@ -51,7 +51,6 @@ class SheetPage:
     viewer: bool
     title: str
     rules: str
-    goal: int
     date: str
     sides: tuple[SideHead, ...]
     rows: tuple[Row, ...]
@@ -99,7 +98,6 @@ def sheet_page(table: Table) -> ResponseReturnValue:
         viewer=table.viewer,
         title=" · ".join(options.players),
         rules=say(options.title),
-        goal=options.goal,
         date=format_date(table.snapshot.created_at, format="long"),
         sides=sides,
         rows=_rows(table),

@@ -21,6 +21,8 @@ RIGHT = 8
 TOP = 10
 BOTTOM = 24  # room for the hand numbers
 MARKS = ("circle", "square", "triangle", "diamond")
+FAR = 4  # the target line is drawn when it is at most this many times the highest total
+STEPS = (5, 10, 20, 25, 50, 100, 200, 250, 500, 1000, 2000, 2500, 5000, 10_000)
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,7 +54,7 @@ class Race:
     left: int
     right: float
     bottom: float
-    target_y: float
+    target_y: float  # -1: the target is too far above to draw (the key still names it)
     goal: int
     lines: tuple[Line, ...]
     x_ticks: tuple[Tick, ...]  # hand numbers
@@ -66,9 +68,14 @@ def race(sheet: Sheet) -> Race:
     options = sheet.options
     sides = options.side_count
     totals = [(0,) * sides, *(row.totals for row in sheet.hands)]
-    low = min(0, *(min(t) for t in totals))
-    high = max(sheet.goal, *(max(t) for t in totals))
-    span = max(high - low, 1)
+    least = min(0, *(min(t) for t in totals))
+    top = max(0, *(max(t) for t in totals))
+    shows_target = sheet.goal <= FAR * max(top, 5)  # a target far above would flatten the lines
+    ceiling = max(top, 5, sheet.goal if shows_target else 0)
+    step = _step(ceiling - least)
+    low = step * (least // step)
+    high = step * -(-ceiling // step)
+    span = high - low
     steps = max(len(totals) - 1, 1)
     right = WIDTH - RIGHT
     bottom = HEIGHT - BOTTOM
@@ -98,14 +105,14 @@ def race(sheet: Sheet) -> Race:
         for i, row in enumerate(sheet.hands, start=1)
         if i % every == 0 or i == len(sheet.hands)
     )
-    y_ticks = tuple(Tick(y(score), str(score)) for score in sorted({low, 0, high // 2, high}))
+    y_ticks = tuple(Tick(y(score), str(score)) for score in range(low, high + 1, step))
     return Race(
         width=WIDTH,
         height=HEIGHT,
         left=LEFT,
         right=right,
         bottom=bottom,
-        target_y=y(sheet.goal),
+        target_y=y(sheet.goal) if shows_target else -1,
         goal=sheet.goal,
         lines=tuple(lines),
         x_ticks=x_ticks,
@@ -113,6 +120,11 @@ def race(sheet: Sheet) -> Race:
         title=gettext("The race to %(target)s, hand by hand", target=sheet.goal),
         summary=summary(sheet),
     )
+
+
+def _step(span: int) -> int:
+    """A round distance between grid lines: four or five lines over ``span``."""
+    return next((step for step in STEPS if step * 4 >= span), STEPS[-1] * (span // 40_000 + 1))
 
 
 def summary(sheet: Sheet) -> str:
