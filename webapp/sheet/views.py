@@ -39,8 +39,7 @@ class Row:
 
 @dataclass(frozen=True, slots=True)
 class SideHead:
-    name: str
-    players: str  # the partners of a partnership; "" for a player alone
+    name: str  # a partnership's is its two players'
     total: int
     won: bool
     ahead: bool
@@ -85,9 +84,6 @@ def sheet_page(table: Table) -> ResponseReturnValue:
     sides = tuple(
         SideHead(
             name=options.side_name(side),
-            players=" & ".join(options.players[s] for s in options.seats_of(side))
-            if options.partnership
-            else "",
             total=state.scores[side],
             won=sheet.over and side in sheet.winners,
             ahead=not sheet.over and sheet.leaders == (side,),

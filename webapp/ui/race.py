@@ -103,7 +103,7 @@ def race(sheet: Sheet) -> Race:
     x_ticks = tuple(
         Tick(x(i), str(row.number))
         for i, row in enumerate(sheet.hands, start=1)
-        if i % every == 0 or i == len(sheet.hands)
+        if i % every == 0
     )
     y_ticks = tuple(Tick(y(score), str(score)) for score in range(low, high + 1, step))
     return Race(
