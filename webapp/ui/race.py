@@ -101,9 +101,7 @@ def race(sheet: Sheet) -> Race:
         )
     every = max(1, -(-len(sheet.hands) // 8))  # at most about eight hand numbers
     x_ticks = tuple(
-        Tick(x(i), str(row.number))
-        for i, row in enumerate(sheet.hands, start=1)
-        if i % every == 0
+        Tick(x(i), str(row.number)) for i, row in enumerate(sheet.hands, start=1) if i % every == 0
     )
     y_ticks = tuple(Tick(y(score), str(score)) for score in range(low, high + 1, step))
     return Race(
