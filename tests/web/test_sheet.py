@@ -121,3 +121,26 @@ def test_an_unknown_game_has_no_sheet(client) -> None:  # type: ignore[no-untype
     assert client.get("/g/nothing/sheet").status_code == 404
     assert client.get("/v/nothing/sheet.csv").status_code == 404
     assert client.get("/api/games/nothing/sheet").status_code == 404
+
+
+def test_the_race_puts_the_leader_on_top_and_the_target_line_when_in_reach(app) -> None:  # type: ignore[no-untyped-def]
+    from webapp.rules import GameState
+    from webapp.rules.sheet import score_sheet
+    from webapp.ui.race import race
+
+    for target, drawn in ((10_000, False), (60, True)):
+        state = GameState.new(Options.make(["Ana", "Ben", "Cy"], target=target))
+        for action in scripted_actions(random.Random(7), 3, PLAYED):
+            if state.status.value == "game_over":
+                break
+            state, _ = state.apply(action)
+        with app.test_request_context():
+            chart = race(score_sheet(state))
+        ends = [line.points[-1].y for line in chart.lines]  # drawn downwards: higher is less
+        assert sorted(range(3), key=lambda side: ends[side]) == sorted(
+            range(3), key=lambda side: -state.scores[side]
+        )
+        assert all(len(line.points) == state.hand_number + 1 for line in chart.lines)
+        assert (chart.target_y >= 0) == drawn
+        assert all(0 <= p.y <= chart.height for line in chart.lines for p in line.points)
+        assert chart.summary.startswith(f"After {state.hand_number} hands:")
