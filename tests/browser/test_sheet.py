@@ -81,6 +81,8 @@ def test_the_sheet_opens_from_more_on_a_small_phone(
     wide = page.evaluate("document.documentElement.scrollWidth")
     assert wide <= SMALL_PHONE["width"], f"the sheet scrolls sideways: {wide}px wide"
     shots(page, "sheet-mid-game", print_too=True)
+    page.set_viewport_size({"width": 390, "height": 844})
+    shots(page, "sheet-mid-game")
     context.close()
     assert console.errors == [], console.errors
 
