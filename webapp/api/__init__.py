@@ -12,11 +12,12 @@ from flask.typing import ResponseReturnValue
 from ..config import IMPORT_BODY_LIMIT
 from ..i18n.words import gettext, say
 from ..rules import from_dict
+from ..rules.sheet import score_sheet
 from ..store import GameNotFound, Snapshot, StaleRevision
 from ..web.errors import json_error
 from ..web.game import create_game, remember, store
 from ..web.limits import creating, importing
-from .shapes import GameShape, OutcomeShape
+from .shapes import GameShape, OutcomeShape, SheetShape
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
@@ -112,6 +113,17 @@ def show(key: str) -> ResponseReturnValue:
         return jsonify(_shape(store().get(key)))
     except GameNotFound:
         return jsonify(_shape(store().get_by_view(key), viewer=True))
+
+
+@bp.get("/games/<key>/sheet")
+def sheet(key: str) -> ResponseReturnValue:
+    """The score sheet: the sides in seat order, then every hand with each side's points in
+    it and total after it (the hand in play last, not settled)."""
+    try:
+        snapshot = store().get(key)
+    except GameNotFound:
+        snapshot = store().get_by_view(key)
+    return jsonify(SheetShape(score_sheet(snapshot.state)).as_json())
 
 
 @bp.post("/games/<key>/actions")

@@ -11,6 +11,7 @@ from typing import Any
 
 from ..i18n.words import say
 from ..rules import GameState, HandResult, Layout, Move, Outcome, Status
+from ..rules.sheet import Sheet
 from ..store import Snapshot
 from ..ui.labels import winner_names
 
@@ -170,3 +171,37 @@ def _result(state: GameState, result: HandResult) -> dict[str, Any]:
         "settled": {options.side_name(side): v for side, v in enumerate(result.settled)},
         "scores": {options.side_name(side): v for side, v in enumerate(result.scores)},
     }
+
+
+@dataclass(frozen=True, slots=True)
+class SheetShape:
+    """The score sheet as data: ``sides`` in seat order (a partnership its two players), then
+    ``hands``, each with ``points`` and ``totals`` per side; ``end`` is ``domino``,
+    ``blocked`` or null while the hand is played, ``settled`` false for the hand not settled."""
+
+    sheet: Sheet
+
+    def as_json(self) -> dict[str, Any]:
+        options = self.sheet.options
+        return {
+            "sides": [
+                {
+                    "name": options.side_name(side),
+                    "players": [options.players[seat] for seat in options.seats_of(side)],
+                }
+                for side in range(options.side_count)
+            ],
+            "target": options.goal,
+            "hands": [
+                {
+                    "number": row.number,
+                    "points": list(row.points),
+                    "totals": list(row.totals),
+                    "end": row.end.value if row.end else None,
+                    "went_out": None if row.went_out is None else options.players[row.went_out],
+                    "settled": row.settled,
+                }
+                for row in self.sheet.hands
+            ],
+            "winners": [options.side_name(side) for side in self.sheet.winners],
+        }

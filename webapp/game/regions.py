@@ -16,6 +16,7 @@ from ..i18n.words import ngettext
 from ..ui.labels import Held, Why
 from ..ui.layouts import Drawing
 from ..ui.picker import PickerTile
+from ..ui.race import Race
 from .notice import Notice
 
 
@@ -194,6 +195,7 @@ class Over:
     side_names: tuple[str, ...]
     hands: tuple[HandRow, ...]
     unsettled: int | None  # a hand the target was reached in
+    race: Race | None = None  # each side's total after every hand, drawn
 
 
 @dataclass(frozen=True, slots=True)

@@ -14,10 +14,12 @@ from ..i18n.words import gettext, ngettext, say
 from ..rules import GameState, HandEnd, Outcome, Placement, Status, Tile
 from ..rules.layout import arm_name
 from ..rules.messages import Items
+from ..rules.sheet import score_sheet
 from ..store import Snapshot
 from ..ui.labels import Why, end_label, settled_players, winner_names
 from ..ui.layouts import draw_layout
 from ..ui.picker import PickerTile, picker_tiles
+from ..ui.race import race
 from .notice import Notice
 from .regions import (
     Board,
@@ -312,6 +314,7 @@ def over(state: GameState) -> Over:
             for r in state.results
         ),
         unsettled=hand.number if hand and hand.end is None else None,
+        race=race(score_sheet(state)),
     )
 
 

@@ -8,11 +8,12 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from ..i18n.words import say, say_capitalized
+from ..i18n.words import gettext, say, say_capitalized
 from ..rules import Arm, GameState, HandResult, Options, Outcome
 from ..rules.audit import Audit
 from ..rules.explain import Reason, explain_move, explain_rounding
 from ..rules.layout import arm_name
+from ..rules.sheet import SheetRow
 
 
 def winner_names(state: GameState) -> str | list[str] | None:
@@ -28,6 +29,18 @@ def end_label(arm: Arm) -> str:
     """An open end as the table names it (R17): ``Left``, ``Up``, ``6-6 up``…, in the reader's
     language."""
     return say_capitalized(arm_name(arm))
+
+
+def sheet_end(options: Options, row: SheetRow, over: bool) -> str:
+    """How a hand on the score sheet ended (R12): who went out, or blocked; for the hand not
+    settled, that it is being played, or that the game ended before it was."""
+    if row.went_out is not None:
+        ended = gettext("%(name)s went out", name=options.players[row.went_out])
+    elif row.end is not None:
+        ended = gettext("blocked")
+    else:
+        return gettext("not finished") if over else gettext("being played")
+    return ended if row.settled else gettext("%(end)s, not settled", end=ended)
 
 
 @dataclass(frozen=True, slots=True)
