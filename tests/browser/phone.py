@@ -248,9 +248,10 @@ def play(
     at_revision(page, seq + 1)
     if wins:
         # The answer carries the message (#notice), but the page shows the game-over panel in
-        # its place (static/app.css hides the notice area then): Undo names the play.
-        shown(page.locator("#notice")).to_contain_text(says)
-        shown(page.locator("#notice")).to_be_hidden()
+        # its place (static/app.css hides the notice area then from the eye, not from a screen
+        # reader: it is the live region, which says the winner): Undo names the play.
+        shown(status(page)).to_contain_text(says)
+        shown(status(page)).to_have_css("clip-path", "inset(50%)")
         shown(button(page, "Undo")).to_have_accessible_name(f"Undo: {says}")
     else:
         shown(status(page)).to_contain_text(says)
