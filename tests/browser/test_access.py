@@ -21,7 +21,7 @@ from tests.browser.phone import (
     tile,
     work,
 )
-from tests.scripts import Script
+from tests.scripts import HAND_OF_FIVE
 
 with contextlib.suppress(ImportError):  # the ``browser`` fixture skips (or fails under CI)
     from playwright.sync_api import expect
@@ -34,11 +34,8 @@ if TYPE_CHECKING:
 
 pytestmark = pytest.mark.browser
 
-# HAND_OF_FIVE (tests/scripts.py) up to Ben's 5-3: open ends 4 (left), 4 (right), 3 (up), 2.
-BEFORE_FIFTEEN = Script(
-    "Ana and Ben, 5 tiles each, Ana leading 6-6, up to Ben's 5-3 (HAND_OF_FIVE's first seven)",
-    *("6-6", "6-5 left", "6-4 right", "6-3 up", "6-2 down", "5-5 left", "5-4 left"),
-)
+# HAND_OF_FIVE up to Ben's 5-3: open ends 4 (left), 4 (right), 3 (up), 2 (down).
+BEFORE_FIFTEEN = HAND_OF_FIVE[:7]
 
 
 def mark_live_region(page: Page) -> None:
