@@ -294,8 +294,9 @@ def test_a_new_player_builds_a_board_on_the_practice_page(
     expect(page.get_by_role("heading", name="Why: 5-2 on the right")).to_be_visible()
     expect(board(page)).to_contain_text("3 + 2 = 5")
     expect(tile("5-0")).to_be_enabled()
-    expect(page.get_by_role("link", name="5-0 on the up: 5 points")).to_be_visible()
-    expect(page.get_by_role("link", name="5-0 on the down: 5 points")).to_be_visible()
+    # Each place is named by what it shows, after its tile (WCAG 2.5.3).
+    expect(page.get_by_role("link", name=re.compile(r"^5-0 Up \+5\b"))).to_be_visible()
+    expect(page.get_by_role("link", name=re.compile(r"^5-0 Down \+5\b"))).to_be_visible()
     assert board_in_url(page) == EXAMPLE_B[:3].board()
 
     def shows_the_board(tab: Page) -> None:
