@@ -637,6 +637,9 @@
   // --- wiring -------------------------------------------------------------------------------
 
   document.addEventListener("htmx:load", function (event) {
+    // A new notice, not an old one: its content is swapped in (the live region stays).
+    var shown = event.detail.elt;
+    if (shown.matches && shown.matches("#notice > [data-points]")) buzz();
     markShown(event.detail.elt);
     restoreAll(event.detail.elt);
   });
@@ -644,10 +647,6 @@
   // runs once, after the last of them.
   var settling = false;
   document.addEventListener("htmx:afterSettle", function (event) {
-    // A new notice, not an old one: its content is swapped (the live region stays), so the
-    // event comes from what was put in it.
-    var swapped = event.target;
-    if (swapped && swapped.matches && swapped.matches("#notice > [data-points]")) buzz();
     if (settling) return;
     settling = true;
     window.setTimeout(function () {
