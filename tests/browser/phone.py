@@ -71,8 +71,10 @@ class Console:
 
 
 def tile(page: Page, name: str) -> Locator:
-    """A tile of the picker: its accessible name is its notation."""
-    return page.get_by_role("region", name="Tiles").get_by_role("button", name=name, exact=True)
+    """A tile of the picker: its accessible name is its notation, then its badge when it shows
+    one ("6-5 fits", "5-5 +10")."""
+    named = re.compile(rf"^{re.escape(name)}(?: |$)")
+    return page.get_by_role("region", name="Tiles").get_by_role("button", name=named)
 
 
 def score(page: Page, side: str, points: int, target: int) -> Locator:
