@@ -610,9 +610,36 @@
   }
   window.setInterval(tickClocks, 1000);
 
+  // --- the focus follows the hand: [data-focus] --------------------------------------------
+  // An answer to this phone's own tap may swap away the control that had the focus; the focus
+  // then goes where the hand goes next, which the server marks with [data-focus]: the element
+  // itself if it takes the focus (a heading with tabindex), else its first enabled control.
+
+  var focusAfter = false;
+
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    var from = event.detail.elt;
+    if (from && from.closest && from.closest("#game") && from.id !== "live") focusAfter = true;
+  });
+
+  function focusNext() {
+    if (!focusAfter) return;
+    focusAfter = false;
+    var active = document.activeElement;
+    if (active && active !== document.body && document.contains(active)) return; // still there
+    var mark = document.querySelector("#game [data-focus]");
+    if (!mark) return;
+    var target = mark.hasAttribute("tabindex") ? mark : mark.querySelector(
+      "button:not([disabled]), input:not([type=hidden]):not([disabled]), select, a[href]");
+    if (target) target.focus();
+  }
+
   // --- wiring -------------------------------------------------------------------------------
 
   document.addEventListener("htmx:load", function (event) {
+    // A new notice, not an old one: its content is swapped in (the live region stays).
+    var shown = event.detail.elt;
+    if (shown.matches && shown.matches("#notice > [data-points]")) buzz();
     markShown(event.detail.elt);
     restoreAll(event.detail.elt);
   });
@@ -620,7 +647,6 @@
   // runs once, after the last of them.
   var settling = false;
   document.addEventListener("htmx:afterSettle", function (event) {
-    if (event.target && event.target.id === "notice") buzz(); // a new notice, not an old one
     if (settling) return;
     settling = true;
     window.setTimeout(function () {
@@ -628,6 +654,7 @@
       markWaiting();
       afterSubmitted();
       afterUserSwap();
+      focusNext();
     }, 0);
   });
 

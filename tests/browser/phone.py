@@ -71,8 +71,10 @@ class Console:
 
 
 def tile(page: Page, name: str) -> Locator:
-    """A tile of the picker: its accessible name is its notation."""
-    return page.get_by_role("region", name="Tiles").get_by_role("button", name=name, exact=True)
+    """A tile of the picker: its accessible name is its notation, then its badge when it shows
+    one ("6-5 fits", "5-5 +10")."""
+    named = re.compile(rf"^{re.escape(name)}(?: |$)")
+    return page.get_by_role("region", name="Tiles").get_by_role("button", name=named)
 
 
 def score(page: Page, side: str, points: int, target: int) -> Locator:
@@ -248,9 +250,10 @@ def play(
     at_revision(page, seq + 1)
     if wins:
         # The answer carries the message (#notice), but the page shows the game-over panel in
-        # its place (static/app.css hides the notice area then): Undo names the play.
-        shown(page.locator("#notice")).to_contain_text(says)
-        shown(page.locator("#notice")).to_be_hidden()
+        # its place (static/app.css hides the notice area then from the eye, not from a screen
+        # reader: it is the live region, which says the winner): Undo names the play.
+        shown(status(page)).to_contain_text(says)
+        shown(status(page)).to_have_css("clip-path", "inset(50%)")
         shown(button(page, "Undo")).to_have_accessible_name(f"Undo: {says}")
     else:
         shown(status(page)).to_contain_text(says)

@@ -612,7 +612,7 @@ def test_the_log_lists_every_action_per_hand_with_points(playing: Table) -> None
 
 def regions(response: TestResponse) -> list[str]:
     """The ids of the regions an htmx answer swaps, each out of band."""
-    return re.findall(r'<\w+ id="(\w+)"[^>]*hx-swap-oob="true"', response.text)
+    return re.findall(r'<\w+ id="(\w+)"[^>]*hx-swap-oob="(?:true|innerHTML)"', response.text)
 
 
 def test_htmx_requests_get_the_regions_a_play_changed(playing: Table) -> None:

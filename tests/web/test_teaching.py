@@ -166,7 +166,7 @@ def test_the_empty_practice_board_offers_every_tile_as_a_lead(client: FlaskClien
     shown = text(page)
     assert "Practice board" in shown and "An empty table." in shown
     assert len(re.findall(r'<button class="tile[^"]*" type="submit" name="add"', page.text)) == 28
-    assert len(re.findall(r'aria-label="\d-\d"', page.text)) == 28
+    assert len(re.findall(r'aria-label="\d-\d(?: \+\d+| fits)?"', page.text)) == 28
     assert "Scores now" in shown and "Lead +10 [5|5] 10 = 10" in shown
     assert "Lead for no points" in shown
     assert "Undo last tile" not in shown
@@ -221,8 +221,10 @@ def test_the_what_if_table_lists_every_legal_place_with_its_points(client: Flask
     assert "/practice?p=5-5,5-3:left,5-2:right,5-0:down" in links
     assert "Don’t fit" in shown and "1-1" in shown.split("Don’t fit")[1]
     # every unplayed tile is accounted for: placed somewhere, or listed as not fitting
-    assert 'aria-label="5-0 on the up: 5 points"' in page.text
-    assert 'aria-label="6-5 on the up: count 11, no points"' in page.text
+    # each place is named by what it shows, after its tile (WCAG 2.5.3: "5-0 Up +5 …")
+    named = '<span class="visually-hidden">5-0 </span><span class="whatif-arm">Up</span>'
+    assert named in page.text
+    assert re.search(r'class="whatif-chip" href="[^"]+"><b>6-5</b> <span>up 11</span>', page.text)
 
 
 def test_undo_and_clear_are_links_to_shorter_boards(client: FlaskClient) -> None:

@@ -31,7 +31,14 @@ from ..store import StaleRevision
 from ..web.game import Table, store
 from ..web.htmx import is_htmx
 from . import bp, screen, settling
-from .notice import Notice, outcome_notice, refusal_notice, saved_notice, stale_notice
+from .notice import (
+    Notice,
+    last_notice,
+    outcome_notice,
+    refusal_notice,
+    saved_notice,
+    stale_notice,
+)
 from .regions import Entry
 from .views import show
 
@@ -110,7 +117,9 @@ def play(table: Table) -> ResponseReturnValue:
         return answer(refusal_notice(refusal), 422)
     if not is_htmx():
         return redirect(url_for(".screen", choose=str(tile)), 303)
-    return show(table, choice=screen.choice_of(tile, places), regions=("work",))
+    # The question is said in the live region too; what it shows stays the last result.
+    choice = screen.choice_of(tile, places)
+    return show(table, last_notice(table.snapshot), choice=choice, regions=("notice", "work"))
 
 
 @bp.post("/g/<game_id>/draw")
