@@ -495,6 +495,10 @@
 
   function buzz() {
     if (!navigator.vibrate || (reduced && reduced.matches)) return;
+    // A play sent for the phone when a page opens (a tap that waited) has no tap on this page
+    // behind it: the browser refuses to vibrate then, so it is not asked to.
+    var touched = navigator.userActivation ? navigator.userActivation.hasBeenActive : true;
+    if (!touched) return;
     var notice = document.querySelector("#notice [data-points]");
     if (notice && parseInt(notice.dataset.points, 10) > 0) navigator.vibrate(60);
   }
