@@ -628,9 +628,10 @@
 
   function focusNext() {
     if (!focusAfter) return;
-    focusAfter = false;
     var active = document.activeElement;
-    if (active && active !== document.body && document.contains(active)) return; // still there
+    // Still there (a preview's answer, a refusal): the tap's own answer may be yet to come.
+    if (active && active !== document.body && document.contains(active)) return;
+    focusAfter = false;
     var mark = document.querySelector("#game [data-focus]");
     if (!mark) return;
     var target = mark.hasAttribute("tabindex") ? mark : mark.querySelector(
