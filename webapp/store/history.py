@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
 
-from ..rules import Action, Options, Play, Undo, recorded
+from ..rules import Action, Options, Play, recorded
 from ..rules.audit import Audit, audit
 from ..rules.history import (
     History,
@@ -25,6 +25,7 @@ from ..rules.history import (
     replay,
     settled_after,
     settled_prefix,
+    standing_after,
     undoes_before,
 )
 from .cache import Part
@@ -72,15 +73,10 @@ def clock_ends(store: Store, snapshot: Snapshot) -> datetime | None:
         return None
 
     def started() -> datetime | None:
-        standing: list[tuple[Action, datetime]] = []
-        for _, stored, when in store.log(snapshot.id)[: snapshot.seq]:
-            action = recorded(stored)
-            if isinstance(action, Undo):
-                if standing:
-                    standing.pop()
-            else:
-                standing.append((action, when))
-        return next((when for action, when in standing if isinstance(action, Play)), None)
+        log = store.log(snapshot.id)[: snapshot.seq]
+        actions = [recorded(stored) for _, stored, _ in log]
+        standing = standing_after((), actions, 0)
+        return next((log[i][2] for i in standing if isinstance(actions[i], Play)), None)
 
     start = store.cache.get_or_make(snapshot.id, Part.CLOCK, snapshot.seq, started)
     return None if start is None else start + timedelta(minutes=minutes)
