@@ -42,6 +42,8 @@ class ActionKind(enum.StrEnum):
     UNDO = "undo"
     CORRECT = "correct"
     CALL_TIME = "call_time"
+    RENAME = "rename"
+    END_GAME = "end_game"
 
 
 def bad_draw() -> IllegalAction:
@@ -221,10 +223,26 @@ class CallTime:
     """The table or the director calls time (R30): the game ends, or goes to overtime."""
 
 
+@dataclass(frozen=True, slots=True)
+class Rename:
+    """The player at ``seat`` is really called ``name`` (a typo fixed): the log keeps it, so
+    every screen shows the new name from then on, and an undo takes it back."""
+
+    seat: int
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
+class EndGame:
+    """The table stops before the target: the game ends with the scores as they stand."""
+
+
 MAX_CORRECTION = 8  # actions standing for one entry: a pass or a draw or two, then the play
 MAX_ENTRY = 200  # more moves than a hand can have (28 plays, 19 tiles drawn, passes between)
 
-Action: TypeAlias = StartHand | Play | Draw | Pass | EndHand | Undo | Correct | CallTime
+Action: TypeAlias = (
+    StartHand | Play | Draw | Pass | EndHand | Undo | Correct | CallTime | Rename | EndGame
+)
 
 
 def in_effect(actions: Sequence[Action]) -> list[Action]:
@@ -295,6 +313,10 @@ def to_dict(action: Action) -> dict[str, Any]:
             return {"type": ActionKind.UNDO.value}
         case CallTime():
             return {"type": ActionKind.CALL_TIME.value}
+        case Rename(seat, name):
+            return {"type": ActionKind.RENAME.value, "seat": seat, "name": name}
+        case EndGame():
+            return {"type": ActionKind.END_GAME.value}
         case Correct(entry, actions):
             return {
                 "type": ActionKind.CORRECT.value,
@@ -348,11 +370,15 @@ def from_dict(data: Mapping[str, Any]) -> Action:
         return _correct(data)
     if kind == ActionKind.CALL_TIME:
         return CallTime()
+    if kind == ActionKind.RENAME:
+        return _rename(data, seat)
+    if kind == ActionKind.END_GAME:
+        return EndGame()
     raise IllegalAction(
         "bad_action",
         N_(
             "%(shown)s is not an action: use start_hand, play, draw, pass, end_hand, undo, "
-            "correct or call_time",
+            "correct, call_time, rename or end_game",
             shown=repr(kind),
         ),
     )
@@ -397,6 +423,23 @@ def _correct(data: Mapping[str, Any]) -> Correct:
             )
         actions.append(action)
     return Correct(entry, tuple(actions))
+
+
+def _rename(data: Mapping[str, Any], seat: int | None) -> Rename:
+    """``{"type": "rename", "seat": 2, "name": "Cyrus"}`` as a :class:`Rename`; whether the
+    name may be used is the game's to say (as at its creation).
+
+    >>> _rename({"name": "Cyrus"}, 2)
+    Rename(seat=2, name='Cyrus')
+    >>> _rename({"name": "Cyrus"}, None)
+    Traceback (most recent call last):
+    ...
+    webapp.rules.errors.IllegalAction: say whose name to change
+    """
+    if seat is None:
+        raise IllegalAction("bad_player", N_("say whose name to change"))
+    name = data.get("name")
+    return Rename(seat, name if isinstance(name, str) else "")
 
 
 def same_entry(sent: dict[str, Any], stored: dict[str, Any]) -> bool:

@@ -29,21 +29,23 @@ from .actions import (
     CallTime,
     Correct,
     Draw,
+    EndGame,
     EndHand,
     Pass,
     Play,
+    Rename,
     StartHand,
     Undo,
     bad_draw,
     in_effect,
 )
 from .correction import Fixed, correct
-from .errors import IllegalAction
+from .errors import IllegalAction, RuleError
 from .hand import Hand, HandEnd, MoveKind
 from .house_rules import Finish, NextLead
 from .layout import Arm, Placement, arm_name
 from .messages import N_, NP_, Items, Message
-from .options import Options
+from .options import Options, check_name, name_key
 from .progress import HandResult, Status, stored_seat, stored_whole, stored_wholes
 from .settlement import Report, check_reports
 from .symmetry import distinct_placements, place_without_end
@@ -103,6 +105,8 @@ class GameState:
     results: tuple[HandResult, ...] = ()
     time_called: bool = False  # R30: time was called (the game is over, or in overtime)
     overtime: tuple[int, ...] = ()  # R30: the sides tied at the top that play on
+    renames: int = 0  # players renamed so far (each an action in effect)
+    ended_early: bool = False  # the table ended the game with the scores as they stood
     done: str = field(default="", compare=False)  # the action that made this state, in words
 
     @classmethod
@@ -160,6 +164,8 @@ class GameState:
             "time_called": self.time_called,
             "overtime": list(self.overtime),
             "done": self.done,
+            "players": list(self.options.players),
+            "renames": self.renames,
         }
 
     @classmethod
@@ -188,11 +194,17 @@ class GameState:
                 tuple(HandResult.from_dict(result) for result in results),
                 bool(data.get("time_called", False)),
                 stored_wholes(data.get("overtime", [])),
-                str(data["done"]),
+                renames=stored_whole(data.get("renames", 0)),
+                done=str(data["done"]),
             )
+            players = data.get("players")
+            if players is not None:  # the names as they were then (players may be renamed)
+                assert isinstance(players, list) and len(players) == options.player_count
+                names = tuple(check_name(name) for name in players)
+                state = replace(state, options=replace(options, players=names))
             if dealt is not None:  # said again in the reader's language, not as it was stored
-                state = replace(state, done=_leads(number, options.players[dealt.leader]))
-        except (AssertionError, KeyError, TypeError, ValueError) as wrong:
+                state = replace(state, done=_leads(number, state.name(dealt.leader)))
+        except (AssertionError, KeyError, TypeError, ValueError, RuleError) as wrong:
             raise ValueError(f"not a state kept as data: {wrong!r}") from None
         if len(state.scores) != options.side_count:
             raise ValueError("not a state kept as data: the scores are not one per side")
@@ -209,9 +221,9 @@ class GameState:
 
     @property
     def can_undo(self) -> bool:
-        """Whether any action is in effect: every one but the first start needs a hand begun,
-        and undoing that start leaves none."""
-        return self.hand_number > 0
+        """Whether any action is in effect: every one but the first start and a rename needs a
+        hand begun, and undoing that start leaves none."""
+        return self.hand_number > 0 or self.renames > 0
 
     @property
     def can_draw(self) -> bool:
@@ -309,6 +321,10 @@ class GameState:
             new, outcome = self._correct(action)
         elif isinstance(action, CallTime):
             new, outcome = self._call_time()
+        elif isinstance(action, Rename):
+            new, outcome = self._rename(action)
+        elif isinstance(action, EndGame):
+            new, outcome = self._end_game()
         else:
             raise IllegalAction(
                 "bad_action", N_("%(action)s is not an action", action=repr(action))
@@ -585,6 +601,85 @@ class GameState:
             result=result,
         )
 
+    # --- the players' housekeeping ------------------------------------------------------------
+
+    def _rename(self, action: Rename) -> tuple[GameState, Outcome]:
+        """A typo fixed: the player at a seat gets a new name, checked as names are when a game
+        starts (R2: given, printable, not too long, no other player's in any case or form).
+
+        >>> game = GameState.new(Options.make(["Ana", "Ben", "Cy"]))
+        >>> game, outcome = game.apply(Rename(2, "  Cyrus "))
+        >>> outcome.message, game.options.players, game.can_undo
+        ('Cy renamed to Cyrus', ('Ana', 'Ben', 'Cyrus'), True)
+        >>> game.apply(Rename(1, "ANA"))
+        Traceback (most recent call last):
+        ...
+        webapp.rules.errors.IllegalAction: each player needs a different name: Ana already plays
+        """
+        if self.status is Status.GAME_OVER:
+            raise self._status_refusal(N_("rename a player"))
+        if not 0 <= action.seat < self.options.player_count:
+            raise _no_such_seat(action.seat)
+        name = check_name(action.name)
+        old = self.name(action.seat)
+        if name == old:
+            raise IllegalAction("same_name", N_("%(name)s is already called %(name)s", name=old))
+        for seat, other in enumerate(self.options.players):
+            if seat != action.seat and name_key(other) == name_key(name):
+                raise IllegalAction(
+                    "duplicate_name",
+                    N_("each player needs a different name: %(name)s already plays", name=other),
+                    "R2",
+                )
+        players = tuple(
+            name if seat == action.seat else player
+            for seat, player in enumerate(self.options.players)
+        )
+        state = replace(
+            self, options=replace(self.options, players=players), renames=self.renames + 1
+        )
+        message = N_("%(old)s renamed to %(new)s", old=old, new=name)
+        return state, Outcome(
+            ActionKind.RENAME, action.seat, message=message, next=state.next_step()
+        )
+
+    def _end_game(self) -> tuple[GameState, Outcome]:
+        """The table stops before the target: as when time is called (R30), the hand in
+        progress is not settled and the side ahead wins; sides level at the top tie (nobody
+        plays on: the table has stopped).
+
+        >>> game = GameState.new(Options.make(["Ana", "Ben"])).apply(StartHand(1))[0]
+        >>> game, outcome = game.apply(Play(Tile(5, 5)))
+        >>> game, outcome = game.apply(EndGame())
+        >>> outcome.message, game.status.value, game.winners
+        ('Game ended early: Ben won with the scores as they stand', 'game_over', (1,))
+        """
+        if self.status is Status.GAME_OVER:
+            raise self._status_refusal(N_("end the game"))
+        if self.hand_number == 0:
+            raise IllegalAction(
+                "nothing_played",
+                N_("nothing has been played yet, so there are no scores to end the game on"),
+            )
+        top = max(self.scores)
+        leaders = tuple(side for side, score in enumerate(self.scores) if score == top)
+        state = replace(
+            self, status=Status.GAME_OVER, winner=leaders[0], winners=leaders, ended_early=True
+        )
+        if len(leaders) == 1:
+            message = N_(
+                "Game ended early: %(side)s won with the scores as they stand",
+                side=self.options.side_name(leaders[0]),
+            )
+        else:
+            message = N_(
+                "Game ended early: %(sides)s are level, a tie", sides=state._winner_names()
+            )
+        return state, Outcome(ActionKind.END_GAME, message=message, next=state.next_step())
+
+    def _winner_names(self) -> Items:
+        return Items(tuple(self.options.side_name(side) for side in self.winners), "and")
+
     # --- R29, R30 ------------------------------------------------------------------------------
 
     @property
@@ -727,6 +822,12 @@ class GameState:
         """What the table does next, in a sentence."""
         if self.status is Status.GAME_OVER:
             assert self.winner is not None
+            if self.ended_early and len(self.winners) > 1:
+                return N_("Game over, ended early: %(names)s tie", names=self._winner_names())
+            if self.ended_early:
+                return N_(
+                    "Game over, ended early: %(side)s won", side=self.options.side_name(self.winner)
+                )
             if len(self.winners) > 1:
                 names = Items(tuple(self.options.side_name(side) for side in self.winners), "and")
                 return N_("Game over: %(names)s share the win (R25)", names=names)

@@ -147,12 +147,12 @@ def replay(options: Options, actions: Sequence[Action], start: History | None = 
     hands: list[PlayedHand] = list(start.hands) if start is not None else []
     for index, action in enumerate(standing):
         if state.status is Status.GAME_OVER:
-            return History(options, state, tuple(hands), tuple(standing[index:]))
+            return History(state.options, state, tuple(hands), tuple(standing[index:]))
         before = state
         try:
             state, outcome = state.apply(action)
         except RuleError as refusal:
-            return History(options, state, tuple(hands), tuple(standing[index:]), refusal)
+            return History(state.options, state, tuple(hands), tuple(standing[index:]), refusal)
         if isinstance(action, StartHand):
             assert state.hand is not None
             hands.append(PlayedHand(state.hand, before.scores))
@@ -163,7 +163,7 @@ def replay(options: Options, actions: Sequence[Action], start: History | None = 
             hands[-1] = replace(hands[-1], hand=state.hand, fixes=fixes)
         elif state.hand is not None and hands:
             hands[-1] = replace(hands[-1], hand=state.hand)
-    return History(options, state, tuple(hands))
+    return History(state.options, state, tuple(hands))
 
 
 def undoes_before(actions: Sequence[Action]) -> bool:

@@ -26,6 +26,7 @@ it.
 from __future__ import annotations
 
 import enum
+import unicodedata
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, fields
 from functools import cache
@@ -448,9 +449,9 @@ class Options:
         1
         """
         if isinstance(name, str):
-            wanted = name.strip().casefold()
+            wanted = name_key(name)
             for seat, player in enumerate(self.players):
-                if player.casefold() == wanted:
+                if name_key(player) == wanted:
                     return seat
         raise IllegalAction(
             "bad_player", N_("%(shown)s is not a player in this game", shown=repr(str(name)[:30]))
@@ -468,10 +469,10 @@ class Options:
 
         An option left out (or ``None``) keeps the preset's value, else RULES.md's default:
         so options stored before an option existed mean today's default."""
-        names = tuple(_check_name(name) for name in players)
+        names = tuple(check_name(name) for name in players)
         if not 2 <= len(names) <= 4:
             raise BadOptions("player_count", N_("All Fives is played by 2, 3 or 4 players"), "R2")
-        if len({name.casefold() for name in names}) != len(names):
+        if len({name_key(name) for name in names}) != len(names):
             raise BadOptions("duplicate_name", N_("each player needs a different name"), "R2")
         if partnership and len(names) != 4:
             raise BadOptions("partnership", N_("partnerships need exactly 4 players"), "R2")
@@ -633,10 +634,23 @@ def _check_target(value: object) -> int:
     return value
 
 
-def _check_name(name: object) -> str:
+def name_key(name: str) -> str:
+    """What makes two names the same player's (R2): any case, any Unicode form, spaces around
+    and between words as one.
+
+    >>> name_key(" CY ") == name_key("cy"), name_key("Zo\u0065\u0308") == name_key("ZO\u00cb")
+    (True, True)
+    """
+    return " ".join(unicodedata.normalize("NFKC", name).casefold().split())
+
+
+def check_name(name: object) -> str:
+    """A player's name as typed, tidied (spaces around and between words as one, Unicode
+    composed), or the ``player_name`` refusal: a name is needed, printable, at most
+    ``MAX_NAME_LENGTH`` characters."""
     if not isinstance(name, str) or not name.strip():
         raise BadOptions("player_name", N_("every player needs a name"))
-    cleaned = " ".join(name.split())
+    cleaned = unicodedata.normalize("NFC", " ".join(name.split()))
     if not cleaned.isprintable():
         raise BadOptions("player_name", N_("names are made of letters, digits and punctuation"))
     if len(cleaned) > MAX_NAME_LENGTH:

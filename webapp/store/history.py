@@ -88,7 +88,7 @@ def history(
     """The game's log up to ``snapshot`` folded through the rules (its own, or ``options``):
     the settled hands kept per settled prefix (unless not ``keep``: a game only played on
     keeps no more than its current hand), the hand after them replayed now."""
-    rules = options or snapshot.state.options
+    rules = snapshot.as_started(options or snapshot.state.options)
     piece = Part.HISTORY if options is None else (Part.RESCORED, options)
     prefix = settled(store, snapshot)
     kept = store.cache.get(snapshot.id, piece)

@@ -4,7 +4,7 @@ reading and writing one, and its options as they are stored and exported."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
 
@@ -12,6 +12,7 @@ from ..rules import Action, BadOptions, GameState, Options, StartHand
 from ..rules.game import STATE_FORMAT
 from ..rules.history import standing_after
 from ..rules.messages import N_, Message
+from ..rules.options import check_name
 from ..rules.scorebook import Scorebook
 
 
@@ -51,10 +52,19 @@ class Snapshot:
     updated_at: datetime
     learning: bool = False  # the table's teaching switch, kept with the options (not a rule)
     coaching: bool = False  # the picker marks what fits and scores (always so in learning mode)
+    started_as: tuple[str, ...] = ()  # the players' names when the game began (before renames)
 
     @property
     def state(self) -> GameState:
         return self.book.state
+
+    def as_started(self, options: Options) -> Options:
+        """``options`` (the game's own, or others to rescore under) with the players' names as
+        they were when the game began, where a replay of its whole log starts: the log's renames
+        then rename them again, each saying who it renamed."""
+        if len(self.started_as) != options.player_count:
+            return options
+        return replace(options, players=tuple(check_name(name) for name in self.started_as))
 
     @classmethod
     def of(cls, game: Any, seq: int, book: Scorebook, updated_at: datetime) -> Snapshot:
@@ -69,6 +79,7 @@ class Snapshot:
             updated_at,
             bool(options.get("learning")),
             bool(options.get("coaching")),
+            tuple(str(name) for name in options.get("players", ())),
         )
 
 

@@ -176,7 +176,7 @@ class Store:
             if start is not None:
                 cursor.snapshot(game_id, *start)
         self.cache.put(game_id, Part.BOOK, seq, book)
-        return Snapshot(game_id, view_id, seq, book, now, now)
+        return Snapshot.of(game, seq, book, now)
 
     def import_game(self, exported: dict[str, Any]) -> Snapshot:
         """A new game identical to an exported one (new ids), its options read as a new game's
