@@ -87,6 +87,7 @@ def _game(snapshot: Snapshot, viewer: bool, clock_ends: datetime | None) -> dict
         "rules_title": say(options.title),
         "winner": winner_names(state),
         "winners": [options.side_name(side) for side in state.winners],
+        "ended_early": state.ended_early,
         "next_leader": _next_leader(state),
         "hand": _hand(state),
         "hands": [_result(state, result) for result in state.results],
