@@ -15,6 +15,7 @@
    - [data-points] on a swapped-in notice: a short vibration when it is more than 0.
    - The "this phone" panel (_device.html): keep the screen awake, and the colour theme.
    - input[enterkeyhint="next"]: Enter moves to the form's next field with an enterkeyhint.
+   - [data-print]: a button hidden without this script, shown by it, that prints the page.
 
    No inline script anywhere (the CSP forbids it); this file is loaded with `defer`. */
 (function () {
@@ -668,6 +669,10 @@
     forgetOld();
     restoreAll(document);
     document.querySelectorAll("[data-device]").forEach(function (panel) { panel.hidden = false; });
+    document.querySelectorAll("[data-print]").forEach(function (button) {
+      button.hidden = false; // printing needs this script: without it, the browser's own print
+      button.addEventListener("click", function () { window.print(); });
+    });
     applyTheme(load(THEME_KEY, null));
     if (load(WAKE_KEY, null) === "on") acquire();
     else if (!("wakeLock" in navigator)) {

@@ -249,6 +249,8 @@ def test_no_page_of_the_game_screen_or_home_is_given_an_engine_object(
         table.play("4-3", htmx=True)  # two ends fit: which one?
         visit(client, [table.url, f"{table.url}?choose=4-3", f"{table.url}/more"])
         visit(client, [f"{table.url}/fix/1", f"{table.url}/fix/2?tile=3-2", watch])
+        visit(client, [f"{table.url}/players"])
+        table.post("rename", seat="2", name="Ana")  # refused: the page again, with the name
         visit(client, [f"{table.url}/poll?seq=0", f"{watch}/poll?seq=0"], headers=HX)
         for move in EXAMPLE_C[12:]:
             table.draw() if move == "draw" else table.play(*move.split())
@@ -262,10 +264,14 @@ def test_no_page_of_the_game_screen_or_home_is_given_an_engine_object(
         over = recorded_games(table.store)[-1]  # "random 2" at its end: the game is over
         assert over.state.status is Status.GAME_OVER
         visit(client, [f"/g/{over.id}", f"/g/{over.id}/more", f"/v/{over.view_id}"])
+        visit(client, [f"/g/{over.id}/players"])
+        table.post("end")  # the game ended early: its game-over panel
+        visit(client, [table.url, f"{table.url}/players"])
     assert {name for name, _ in rendered} >= {
         "home/home.html",
         "home/new.html",
         "game/game.html",
+        "game/players.html",
         "game/_regions.html",
         "game/_more_live.html",
         "game/fix.html",

@@ -196,6 +196,8 @@ class Over:
     hands: tuple[HandRow, ...]
     unsettled: int | None  # a hand the target was reached in
     race: Race | None = None  # each side's total after every hand, drawn
+    ended_early: bool = False  # the table ended it with the scores as they stood
+    tied: str = ""  # ended early level at the top: the sides that tie, in words
 
 
 @dataclass(frozen=True, slots=True)

@@ -315,6 +315,10 @@ def over(state: GameState) -> Over:
         ),
         unsettled=hand.number if hand and hand.end is None else None,
         race=race(score_sheet(state)),
+        ended_early=state.ended_early,
+        tied=say(Items(tuple(options.side_name(side) for side in state.winners), "and"))
+        if state.ended_early and len(state.winners) > 1
+        else "",
     )
 
 
