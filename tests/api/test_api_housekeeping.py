@@ -4,12 +4,15 @@ export into an import."""
 
 from __future__ import annotations
 
+from datetime import UTC, datetime, timedelta
+
 import pytest
 from flask.testing import FlaskClient
 
 from tests.conftest import AppMaker, device
 from tests.scripts import HAND_OF_FIVE
 from tests.tables import ApiTable
+from webapp.store import RESTORE_WINDOW
 
 
 @pytest.fixture
@@ -136,3 +139,51 @@ def test_a_fresh_process_folds_the_names_from_the_hand_start_kept(
     answer = undone.post(f"/api/games/{game.id}/actions", json=body).json
     assert answer["outcome"]["message"] == "Undone: Ben renamed to Benny"
     assert [p["name"] for p in answer["state"]["players"]] == ["Ana", "Ben"]
+
+
+# --- DELETE /api/games/<id> and its restore ---------------------------------------------------
+
+
+def test_delete_then_restore(started: ApiTable) -> None:
+    client, game = started.client, started.id
+    answer = client.delete(f"/api/games/{game}")
+    assert answer.status_code == 200
+    assert answer.json["deleted"] is True and answer.json["restore_until"].endswith("Z")
+    for url in (f"/api/games/{game}", f"/api/games/{game}/sheet", f"/api/games/{game}/export"):
+        gone = client.get(url)
+        assert gone.status_code == 410
+        assert gone.json["error"]["code"] == "deleted"
+        assert gone.json["error"]["restore_until"] == answer.json["restore_until"]
+    refused = started.act("play", tile="5-0", expect=410)
+    assert refused["error"]["code"] == "deleted"
+    twice = client.delete(f"/api/games/{game}")
+    assert twice.status_code == 410  # deleting twice changes nothing
+    back = client.post(f"/api/games/{game}/restore")
+    assert back.status_code == 200
+    assert back.json["seq"] == started.state["seq"] and back.json["players"][0]["score"] == 10
+    assert client.post(f"/api/games/{game}/restore").json["error"]["code"] == "not_deleted"
+
+
+def test_the_watch_id_can_neither_delete_nor_restore(started: ApiTable) -> None:
+    client, view = started.client, started.state["view_id"]
+    assert client.delete(f"/api/games/{view}").status_code == 403
+    assert started.fetch()["status"] == "playing"
+    client.delete(f"/api/games/{started.id}")
+    assert client.post(f"/api/games/{view}/restore").status_code == 404
+    watched = client.get(f"/api/games/{view}")
+    assert watched.status_code == 410 and watched.json["error"]["restore_until"] is None
+
+
+def test_no_restore_after_the_window(started: ApiTable, monkeypatch: pytest.MonkeyPatch) -> None:
+    started.client.delete(f"/api/games/{started.id}")
+    moved = datetime.now(UTC).replace(tzinfo=None) + RESTORE_WINDOW + timedelta(seconds=1)
+    monkeypatch.setattr("webapp.store.snapshot.utcnow", lambda: moved)
+    back = started.client.post(f"/api/games/{started.id}/restore")
+    assert back.status_code == 422 and back.json["error"]["code"] == "restore_too_late"
+    gone = started.client.get(f"/api/games/{started.id}")
+    assert gone.status_code == 410 and gone.json["error"]["restore_until"] is None
+
+
+def test_unknown_games_are_not_found(client: FlaskClient) -> None:
+    assert client.delete("/api/games/nosuchgame").status_code == 404
+    assert client.post("/api/games/nosuchgame/restore").status_code == 404

@@ -4,6 +4,10 @@ early (game over says so); Undo takes either back; a bad name changes nothing.""
 
 from __future__ import annotations
 
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
 from tests.tables import CSRF_TOKEN, Table, text
 
 
@@ -110,3 +114,84 @@ def test_the_forms_need_the_devices_token(playing: Table) -> None:
 def test_the_score_sheet_has_a_print_button_for_javascript_only(playing: Table) -> None:
     page = playing.client.get(f"{playing.url}/sheet").text
     assert '<button class="button" type="button" data-print hidden>Print</button>' in page
+
+
+# --- deleting a game, with an undo window -------------------------------------------------------
+
+
+def later(monkeypatch: pytest.MonkeyPatch, minutes: int) -> None:
+    """The clock ``minutes`` on, for the store's window and the page that counts it down."""
+    moved = datetime.now(UTC).replace(tzinfo=None) + timedelta(minutes=minutes)
+    monkeypatch.setattr("webapp.store.snapshot.utcnow", lambda: moved)
+    monkeypatch.setattr("webapp.web.errors.utcnow", lambda: moved)
+
+
+def test_delete_hides_the_game_then_undo_brings_it_back(playing: Table) -> None:
+    playing.play("5-5")
+    assert playing.game_id in playing.client.get("/").text
+    answer = playing.client.post(f"{playing.url}/delete", data={"csrf_token": CSRF_TOKEN})
+    assert answer.status_code == 303
+    gone = playing.page()
+    assert gone.status_code == 410
+    said = text(gone)
+    assert "This game was deleted." in said
+    assert "It can be brought back for 10 more minutes." in said
+    assert "Undo: bring the game back" in said
+    assert playing.game_id not in playing.client.get("/").text  # gone from the device's list
+    for page in ("/more", "/sheet", "/players", "/sheet.csv"):
+        assert playing.client.get(playing.url + page).status_code == 410
+    refused = playing.post("play", seq=1, tile="5-0")
+    assert refused.status_code == 410
+    again = playing.client.post(f"{playing.url}/delete", data={"csrf_token": CSRF_TOKEN})
+    assert again.status_code == 410  # deleting twice changes nothing
+    back = playing.client.post(f"{playing.url}/restore", data={"csrf_token": CSRF_TOKEN})
+    assert back.status_code == 303
+    assert playing.page().status_code == 200
+    assert playing.state.scores == (10, 0, 0)  # the game as it was
+    assert playing.game_id in playing.client.get("/").text
+
+
+def test_the_watch_link_says_deleted_and_offers_nothing(playing: Table) -> None:
+    view = playing.store.get(playing.game_id).view_id
+    assert playing.client.post(
+        f"/v/{view}/delete", data={"csrf_token": CSRF_TOKEN}
+    ).status_code in (
+        403,
+        404,
+        405,
+    )
+    playing.client.post(f"{playing.url}/delete", data={"csrf_token": CSRF_TOKEN})
+    watched = playing.client.get(f"/v/{view}")
+    assert watched.status_code == 410 and "This game was deleted." in text(watched)
+    assert "bring the game back" not in text(watched)
+    restored = playing.client.post(f"/v/{view}/restore", data={"csrf_token": CSRF_TOKEN})
+    assert restored.status_code in (403, 404, 405, 410)
+    assert "bring the game back" not in text(restored)
+    assert playing.page().status_code == 410
+
+
+def test_delete_needs_the_devices_token(playing: Table) -> None:
+    answer = playing.client.post(f"{playing.url}/delete", data={"csrf_token": "forged"})
+    assert answer.status_code in (400, 403)
+    assert playing.page().status_code == 200
+
+
+def test_after_the_window_a_deleted_game_cannot_come_back(
+    playing: Table, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    playing.client.post(f"{playing.url}/delete", data={"csrf_token": CSRF_TOKEN})
+    later(monkeypatch, 9)
+    assert "for 1 more minute." in text(playing.page())
+    later(monkeypatch, 11)
+    page = playing.page()
+    assert page.status_code == 410 and "This game was deleted." in text(page)
+    assert "bring the game back" not in text(page)
+    back = playing.client.post(f"{playing.url}/restore", data={"csrf_token": CSRF_TOKEN})
+    assert back.status_code == 422
+    assert "more than 10 minutes ago" in text(back)
+    assert playing.page().status_code == 410
+
+
+def test_restoring_a_game_not_deleted_is_refused(playing: Table) -> None:
+    back = playing.client.post(f"{playing.url}/restore", data={"csrf_token": CSRF_TOKEN})
+    assert back.status_code == 422 and "not deleted" in text(back)

@@ -13,7 +13,7 @@ from ..config import IMPORT_BODY_LIMIT
 from ..i18n.words import gettext, say
 from ..rules import from_dict
 from ..rules.sheet import score_sheet
-from ..store import GameNotFound, Snapshot, StaleRevision
+from ..store import RESTORE_WINDOW, GameNotFound, Snapshot, StaleRevision
 from ..web.errors import json_error
 from ..web.game import create_game, remember, store
 from ..web.limits import creating, importing
@@ -124,6 +124,24 @@ def sheet(key: str) -> ResponseReturnValue:
     except GameNotFound:
         snapshot = store().get_by_view(key)
     return jsonify(SheetShape(score_sheet(snapshot.state)).as_json())
+
+
+@bp.delete("/games/<key>")
+def delete(key: str) -> ResponseReturnValue:
+    """Delete the game by its players' id (a watch id is refused): a tombstone, restorable for
+    ``RESTORE_WINDOW``; a game deleted already answers 410, as its every URL now does."""
+    _editable(key)
+    deleted = store().delete(key)
+    assert deleted is not None
+    until = (deleted + RESTORE_WINDOW).isoformat(timespec="seconds") + "Z"
+    return jsonify({"id": key, "deleted": True, "restore_until": until})
+
+
+@bp.post("/games/<key>/restore")
+def restore(key: str) -> ResponseReturnValue:
+    """Bring a deleted game back, by its players' id, within ``RESTORE_WINDOW``."""
+    store().delete(key, delete=False)
+    return jsonify(_shape(store().get(key)))
 
 
 @bp.post("/games/<key>/actions")

@@ -4,20 +4,25 @@ by the rules as names are when a game starts), and the game can be ended early w
 as they stand (:class:`~webapp.rules.EndGame`). Both are plain forms sent through the game's one
 path for actions (:func:`~webapp.game.actions.act`), so they work without JavaScript, and Undo
 on the game screen takes either back. A refusal shows this page again, with what was typed.
+
+The game can be deleted too: not an action of its log but a tombstone on the game (the store's
+``delete``). Its links then answer that it was deleted, with, on the players' link and for
+``RESTORE_WINDOW``, the button that brings it back (``web.errors.deleted_page``).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from flask import request
+from flask import redirect, request, url_for
 from flask.typing import ResponseReturnValue
 
 from ..i18n.words import gettext, say
 from ..rules import EndGame, RuleError, Status, from_dict
 from ..rules.messages import Items
 from ..rules.options import MAX_NAME_LENGTH
-from ..web.game import Table
+from ..store import RESTORE_WINDOW
+from ..web.game import Table, remember, store
 from ..web.pages import render_page
 from . import bp
 from .actions import Refused, act
@@ -40,6 +45,7 @@ class PlayersPage:
     ending: str  # what ending it now would do, in words ("" when it cannot be ended)
     why_not_end: str  # why it cannot be ended now ("" when it can)
     notice: Notice | None
+    restore_minutes: int  # how long a deleted game can be brought back
 
 
 @bp.get("/g/<game_id>/players")
@@ -65,6 +71,21 @@ def end_game(table: Table) -> ResponseReturnValue:
     """The table stops: the game ends with the scores as they stand (Undo takes it back)."""
     refused: Refused = lambda notice, status: _page(table, notice, status)  # noqa: E731
     return act(table, EndGame(), refused)
+
+
+@bp.post("/g/<game_id>/delete")
+def delete(table: Table) -> ResponseReturnValue:
+    """Delete the game at once: its links now say so, and offer to bring it back for a while."""
+    store().delete(table.key)
+    return redirect(url_for(".screen"), 303)
+
+
+@bp.post("/g/<game_id>/restore")
+def restore(table: Table) -> ResponseReturnValue:
+    """Bring a deleted game back (within ``RESTORE_WINDOW``), into this device's list again."""
+    store().delete(table.key, delete=False)
+    remember(table.key)
+    return redirect(url_for(".screen"), 303)
 
 
 def _page(
@@ -99,5 +120,6 @@ def _page(
         ending=ending,
         why_not_end=why_not,
         notice=notice,
+        restore_minutes=RESTORE_WINDOW.seconds // 60,
     )
     return render_page("game/players.html", page), status

@@ -11,6 +11,8 @@ from .cache import Part
 from .engine import Unusable, database_url, open_store
 from .history import Audits
 from .snapshot import (
+    RESTORE_WINDOW,
+    GameDeleted,
     GameNotFound,
     Snapshot,
     StaleRevision,
@@ -22,7 +24,9 @@ from .store import EXPORT_FORMAT, Store
 
 __all__ = [
     "EXPORT_FORMAT",
+    "RESTORE_WINDOW",
     "Audits",
+    "GameDeleted",
     "GameNotFound",
     "Part",
     "Snapshot",

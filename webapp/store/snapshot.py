@@ -5,19 +5,67 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
-from ..rules import Action, BadOptions, GameState, Options, StartHand
+from ..rules import Action, BadOptions, GameState, IllegalAction, Options, StartHand
 from ..rules.game import STATE_FORMAT
 from ..rules.history import standing_after
 from ..rules.messages import N_, Message
 from ..rules.options import check_name
 from ..rules.scorebook import Scorebook
+from .schema import utcnow
 
 
 class GameNotFound(LookupError):
     """No game has this id."""
+
+
+#: How long a deleted game can be brought back (its links offer it meanwhile).
+RESTORE_WINDOW = timedelta(minutes=10)
+
+
+class GameDeleted(LookupError):
+    """The game was deleted by its table: kept as a tombstone, so its links say so (and, for
+    ``RESTORE_WINDOW``, on the players' link, offer to bring it back)."""
+
+    def __init__(self, game: Any, by_view: bool = False) -> None:
+        super().__init__(f"game {game.view_id} was deleted")
+        self.game_id = game.id
+        self.deleted_at: datetime = game.deleted_at
+        self.by_view = by_view  # reached by the watch link: nothing to offer
+
+    @property
+    def restore_until(self) -> datetime:
+        return self.deleted_at + RESTORE_WINDOW
+
+    @property
+    def restorable(self) -> bool:
+        return not self.by_view and utcnow() < self.restore_until
+
+
+def deleted_at(game: Any, delete: bool) -> datetime | None:
+    """The tombstone ``game`` (a row, ``None`` if there is none) gets when it is deleted
+    (``delete``) or brought back (None), or why not: already deleted (:class:`GameDeleted`),
+    not deleted, or deleted longer ago than ``RESTORE_WINDOW``."""
+    if game is None:
+        raise GameNotFound("")
+    if delete and game.deleted_at is not None:
+        raise GameDeleted(game)
+    if delete:
+        return utcnow()
+    if game.deleted_at is None:
+        raise IllegalAction("not_deleted", N_("this game is not deleted: there is nothing to undo"))
+    if utcnow() >= game.deleted_at + RESTORE_WINDOW:
+        raise IllegalAction(
+            "restore_too_late",
+            N_(
+                "this game was deleted more than %(minutes)s minutes ago: it can no longer be "
+                "brought back",
+                minutes=RESTORE_WINDOW.seconds // 60,
+            ),
+        )
+    return None
 
 
 class StaleRevision(Exception):

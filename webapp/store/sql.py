@@ -34,6 +34,7 @@ class GameRow(NamedTuple):
     seq: int
     created_at: datetime
     updated_at: datetime
+    deleted_at: datetime | None = None  # deleted by its table: a tombstone, kept
 
 
 class Statement:
@@ -66,9 +67,13 @@ class Statement:
 #: Every statement on the rows of games, events and snapshots, written once with ``:name``
 #: parameters (``Statement`` puts them in the driver's style).
 SQL = {
-    "by_id": "SELECT id, view_id, options, seq, created_at, updated_at FROM games WHERE id = :key",
+    "by_id": (
+        "SELECT id, view_id, options, seq, created_at, updated_at, deleted_at FROM games "
+        "WHERE id = :key"
+    ),
     "by_view": (
-        "SELECT id, view_id, options, seq, created_at, updated_at FROM games WHERE view_id = :key"
+        "SELECT id, view_id, options, seq, created_at, updated_at, deleted_at FROM games "
+        "WHERE view_id = :key"
     ),
     "seq": "SELECT seq FROM games WHERE id = :key",
     "tail": (
@@ -80,12 +85,14 @@ SQL = {
         "VALUES (:id, :view_id, :options, :seq, :created_at, :updated_at)"
     ),
     "options": "UPDATE games SET options = :options WHERE id = :key",
+    "deleted": "UPDATE games SET deleted_at = :deleted_at WHERE id = :key",
     "insert": (
         "INSERT INTO events (game_id, seq, action, created_at) "
         "VALUES (:game_id, :seq, :action, :created_at)"
     ),
     "move": (
-        "UPDATE games SET seq = :seq, updated_at = :updated_at WHERE id = :game_id AND seq = :was"
+        "UPDATE games SET seq = :seq, updated_at = :updated_at "
+        "WHERE id = :game_id AND seq = :was AND deleted_at IS NULL"
     ),
     "snapshot": (
         "INSERT INTO snapshots (game_id, seq, version, hand, state) "
@@ -139,6 +146,7 @@ class Driver:
     tail: Statement
     new_game: Statement
     options: Statement
+    deleted: Statement
     insert: Statement
     move: Statement
     snapshot: Statement
@@ -200,8 +208,11 @@ class Cursor:
         row = self.run(statement, key=key).fetchone()
         if row is None:
             return None
-        game_id, view_id, options, seq, created, updated = row
-        return GameRow(game_id, view_id, _json(options), int(seq), _when(created), _when(updated))
+        game_id, view_id, options, seq, created, updated, deleted = row
+        gone = None if deleted is None else _when(deleted)
+        return GameRow(
+            game_id, view_id, _json(options), int(seq), _when(created), _when(updated), gone
+        )
 
     def seq(self, game_id: str) -> int | None:
         row = self.run(self.driver.seq, key=game_id).fetchone()
@@ -246,6 +257,11 @@ class Cursor:
 
     def set_options(self, game_id: str, options: dict[str, Any]) -> None:
         self.run(self.driver.options, key=game_id, options=json.dumps(options))
+
+    def set_deleted(self, game_id: str, when: datetime | None) -> None:
+        """Mark the game deleted at ``when`` (its tombstone), or restored (``None``)."""
+        at = None if when is None else self.driver.time(when)
+        self.run(self.driver.deleted, key=game_id, deleted_at=at)
 
     def snapshot(self, game_id: str, seq: int, mark: dict[str, Any]) -> None:
         """Keep ``mark`` as the snapshot of event ``seq``, in place of any other of it."""

@@ -41,9 +41,11 @@ from . import history as past
 from .cache import BUDGET, GameCache, Part
 from .schema import utcnow
 from .snapshot import (
+    GameDeleted,
     GameNotFound,
     Snapshot,
     StaleRevision,
+    deleted_at,
     last_start,
     options_from_dict,
     options_to_dict,
@@ -53,8 +55,7 @@ from .sql import Cursor, Driver, GameRow
 from .writer import Writer
 
 EXPORT_FORMAT = "allfives-game/1"
-# The most actions a game's log holds, entered or imported: a sane ceiling (a game to the
-# highest target takes a few thousand), so that no game's log grows without end.
+# The most actions a game's log holds (a game to the highest target takes a few thousand).
 MAX_ACTIONS = 10_000
 GAME_FULL = N_(
     "this game holds %(most)s actions, the most a game may hold: start a new game to play on",
@@ -95,8 +96,7 @@ class Store:
         self.cache = GameCache(cache_bytes)
 
     def close(self) -> None:
-        """Close every pooled connection and the writers' lock file (the app's end, or a
-        test's)."""
+        """Close every pooled connection and the writers' lock file (the app's or a test's end)."""
         self.engine.dispose()
         self._writer.dispose()
         self._write.close()
@@ -134,17 +134,15 @@ class Store:
             return []
         with self._read.cursor() as cursor:
             games = [cursor.game(game_id) for game_id in dict.fromkeys(ids)]
-            found = [self._snapshot(cursor, game) for game in games if game is not None]
+            found = [self._snapshot(cursor, g) for g in games if g is not None and not g.deleted_at]
         return sorted(found, key=lambda snap: snap.updated_at, reverse=True)
 
     def log(self, game_id: str) -> list[tuple[int, dict[str, Any], datetime]]:
-        """Every stored action of the game, in order: ``(seq, action, when)``."""
         with self._read.cursor() as cursor:
             return cursor.events(game_id, 0, self._row(cursor, game_id).seq)
 
     def log_since(self, game_id: str, after: int) -> list[tuple[int, dict[str, Any]]]:
-        """The stored actions after revision ``after``, in order: ``(seq, action)``; the log
-        is append-only, so what was read before need not be read again."""
+        """The stored actions after revision ``after``, in order: ``(seq, action)``."""
         with self._read.cursor() as cursor:
             return cursor.tail(game_id, after, self._row(cursor, game_id).seq)
 
@@ -201,14 +199,11 @@ class Store:
         self, game_id: str, seq: int | None, action: Action, read: Snapshot | None = None
     ) -> tuple[Snapshot, Outcome]:
         """Apply ``action`` if the game is still at revision ``seq``; exactly once, or not at all.
-
-        ``read``: the game as the caller already read it in this request, so it is not read
-        again; the write is conditional on the revision all the same.
-        Raises :class:`GameNotFound`, :class:`StaleRevision` (nothing applied; ``resent`` when
-        the action that moved the game on from ``seq`` is this very one: a phone that lost the
-        answer and sent it again) or the rules' :class:`~webapp.rules.RuleError` (nothing
-        applied).
-        """
+        ``read``: the game as already read in this request (the write is conditional all the
+        same). Raises :class:`GameNotFound`, :class:`GameDeleted`, :class:`StaleRevision`
+        (``resent`` when the action that moved the game on from ``seq`` is this very one: a
+        phone that lost the answer sent it again) or the rules' :class:`RuleError`; then
+        nothing was applied."""
         try:
             return self._apply(game_id, seq, action, read)
         except StaleRevision as stale:
@@ -296,6 +291,14 @@ class Store:
             cursor.set_options(game_id, {**game.options, setting: bool(on)})
         return self.get(game_id)
 
+    def delete(self, game_id: str, delete: bool = True) -> datetime | None:
+        """Delete the game (a tombstone: its links say so), or bring it back (``delete=False``),
+        as :func:`~.snapshot.deleted_at` allows; when it was deleted (None: brought back)."""
+        with self._write.transaction() as cursor:
+            game = cursor.game_to_change(game_id) if _is_id(game_id) else None
+            cursor.set_deleted(game_id, when := deleted_at(game, delete))
+        return when
+
     # --- internals -----------------------------------------------------------------------------
 
     @staticmethod
@@ -306,6 +309,8 @@ class Store:
             game = cursor.game_to_change(key) if lock else cursor.game(key, by_view)
         if game is None:
             raise GameNotFound(key)
+        if game.deleted_at is not None:
+            raise GameDeleted(game, by_view)
         return game
 
     def _snapshot(self, cursor: Cursor, game: GameRow) -> Snapshot:
@@ -392,4 +397,4 @@ class _Moved(Exception):
     """The game's revision moved under a write: another action got there first."""
 
 
-__all__ = ["GameNotFound", "Snapshot", "StaleRevision", "Store"]
+__all__ = ["GameDeleted", "GameNotFound", "Snapshot", "StaleRevision", "Store"]

@@ -16,9 +16,10 @@ from flask.globals import request_ctx
 from flask.typing import ResponseReturnValue
 from werkzeug.exceptions import HTTPException
 
-from ..i18n.words import gettext, say
+from ..i18n.words import gettext, ngettext, say
 from ..rules import RuleError
-from ..store import GameNotFound, StaleRevision, out_of_reach
+from ..store import GameDeleted, GameNotFound, StaleRevision, out_of_reach
+from ..store.schema import utcnow
 from .limits import retry_after
 
 # Seconds a client is asked to wait while the database is out of reach: a PostgreSQL restart
@@ -62,6 +63,25 @@ def error_page(title: str, message: str, code: int, rule: str | None = None) -> 
     return render_template("error.html", title=title, message=message, rule=rule), code
 
 
+def deleted_page(error: GameDeleted) -> ResponseReturnValue:
+    """A deleted game's links: ``410 Gone``, saying so; on the players' link, for a while, with
+    the way to bring it back (a form with this device's token)."""
+    message = gettext("This game was deleted.")
+    until = error.restore_until.isoformat(timespec="seconds") + "Z" if error.restorable else None
+    if _wants_json():
+        return json_error(410, "deleted", message, details={"restore_until": until})
+    left = ""
+    if error.restorable:
+        minutes = max(1, -(-int((error.restore_until - utcnow()).total_seconds()) // 60))
+        left = ngettext(
+            "It can be brought back for %(num)s more minute.",
+            "It can be brought back for %(num)s more minutes.",
+            minutes,
+        )
+    page = render_template("deleted.html", message=message, left=left, game_id=error.game_id)
+    return page, 410
+
+
 def _wants_json() -> bool:
     return request.path.startswith("/api/")
 
@@ -102,6 +122,10 @@ def register(app: Flask) -> None:
     def missing(_error: GameNotFound) -> ResponseReturnValue:
         message = gettext("There is no game at this address. Check the link, or start a new game.")
         return _either(404, "no_such_game", gettext("No such game"), message)
+
+    @app.errorhandler(GameDeleted)
+    def deleted(error: GameDeleted) -> ResponseReturnValue:
+        return deleted_page(error)
 
     @app.errorhandler(HTTPException)
     def http_error(error: HTTPException) -> ResponseReturnValue:
