@@ -68,6 +68,7 @@ def test_every_stored_game_replays_to_the_state_the_previous_version_showed(
             [],
             None,
         )  # R30: no clock
+        assert now.pop("ended_early") is False  # no game was ended early then
         title = now.pop("rules_title")
         assert title.startswith({"seed": "Standard", "pagat": "Pagat"}[old_rules["preset"]])
         hand = now["hand"]
