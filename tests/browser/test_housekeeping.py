@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.browser.phone import Console, more, score, tile, work
+from tests.browser.phone import Console, button, more, score, tile, work
 from tests.tables import HttpApi
 
 PHONES = ({"width": 390, "height": 844}, {"width": 360, "height": 740})
@@ -93,7 +93,7 @@ def test_rename_end_early_and_delete_through_the_pages(
     expect(work(page)).to_contain_text("Ana wins!")
     expect(work(page)).to_contain_text("Ended early during hand 1")
     shots(page, "ended-early")
-    page.get_by_role("region", name="Actions").get_by_role("button", name=re.compile("^Undo")).click()
+    button(page, "Undo").click()
     expect(page.get_by_role("status")).to_contain_text("Undone: Game ended early")
     fits_one_screen(page)
 
