@@ -91,8 +91,7 @@ SQL = {
         "VALUES (:game_id, :seq, :action, :created_at)"
     ),
     "move": (
-        "UPDATE games SET seq = :seq, updated_at = :updated_at "
-        "WHERE id = :game_id AND seq = :was AND deleted_at IS NULL"
+        "UPDATE games SET seq = :seq, updated_at = :updated_at WHERE id = :game_id AND seq = :was"
     ),
     "snapshot": (
         "INSERT INTO snapshots (game_id, seq, version, hand, state) "
