@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import re
+import urllib.request
 from pathlib import Path
 from typing import Any
 
@@ -125,4 +126,27 @@ def test_without_javascript_the_print_button_is_not_offered(
     page.goto(f"{live_server}/g/{game}/sheet")
     expect(page.get_by_role("link", name="Download as CSV")).to_be_visible()
     expect(page.get_by_role("button", name="Print")).to_be_hidden()
+    context.close()
+
+
+def test_a_phone_following_the_game_sees_it_deleted_then_back(
+    browser: Any, live_server: str, api: HttpApi
+) -> None:
+    """Another phone on the players' link follows the game: deleted elsewhere, its screen says
+    so within a few seconds (its poll answers 410 and it reloads), and Undo there brings the
+    game back; the watch link says it was deleted and offers nothing."""
+    game = api.new_game(["Ana", "Ben"])
+    api.act(game, "start_hand", starter="Ana")
+    view = api.state(game)["view_id"]
+    context = browser.new_context(viewport=PHONES[1], device_scale_factor=2, has_touch=True)
+    other, watcher = context.new_page(), context.new_page()
+    other.goto(f"{live_server}/g/{game}")
+    watcher.goto(f"{live_server}/v/{view}")
+    removal = urllib.request.Request(f"{live_server}/api/games/{game}", method="DELETE")
+    urllib.request.urlopen(removal, timeout=10).close()
+    expect(other.get_by_role("heading", name="Game deleted")).to_be_visible(timeout=15_000)
+    expect(watcher.get_by_role("heading", name="Game deleted")).to_be_visible(timeout=15_000)
+    expect(watcher.get_by_role("button", name="Undo: bring the game back")).to_have_count(0)
+    other.get_by_role("button", name="Undo: bring the game back").click()
+    expect(tile(other, "6-6")).to_be_visible()
     context.close()

@@ -8,7 +8,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from tests.tables import CSRF_TOKEN, Table, text
+from tests.tables import CSRF_TOKEN, HX, Table, text
 
 
 def test_more_links_to_the_players_page_on_the_players_link_only(playing: Table) -> None:
@@ -195,3 +195,11 @@ def test_after_the_window_a_deleted_game_cannot_come_back(
 def test_restoring_a_game_not_deleted_is_refused(playing: Table) -> None:
     back = playing.client.post(f"{playing.url}/restore", data={"csrf_token": CSRF_TOKEN})
     assert back.status_code == 422 and "not deleted" in text(back)
+
+
+def test_a_screen_following_a_deleted_game_is_told_to_reload(playing: Table) -> None:
+    seq = playing.seq
+    playing.client.post(f"{playing.url}/delete", data={"csrf_token": CSRF_TOKEN})
+    polled = playing.client.get(f"{playing.url}/poll?seq={seq}", headers=HX)
+    assert polled.status_code == 410 and polled.headers["HX-Refresh"] == "true"
+    assert playing.store.many([playing.game_id]) == []  # in no device's list

@@ -76,6 +76,7 @@ SQL = {
         "WHERE view_id = :key"
     ),
     "seq": "SELECT seq FROM games WHERE id = :key",
+    "live_seq": "SELECT seq FROM games WHERE id = :key AND deleted_at IS NULL",
     "tail": (
         "SELECT seq, action, created_at FROM events "
         "WHERE game_id = :game_id AND seq > :after AND seq <= :upto ORDER BY seq"
@@ -142,6 +143,7 @@ class Driver:
     by_id: Statement
     by_view: Statement
     seq: Statement
+    live_seq: Statement
     tail: Statement
     new_game: Statement
     options: Statement
@@ -213,8 +215,9 @@ class Cursor:
             game_id, view_id, _json(options), int(seq), _when(created), _when(updated), gone
         )
 
-    def seq(self, game_id: str) -> int | None:
-        row = self.run(self.driver.seq, key=game_id).fetchone()
+    def seq(self, game_id: str, live: bool = False) -> int | None:
+        """The game's revision; ``live``: None for a deleted game too."""
+        row = self.run(self.driver.live_seq if live else self.driver.seq, key=game_id).fetchone()
         return None if row is None else int(row[0])
 
     def tail(self, game_id: str, after: int, upto: int) -> list[tuple[int, dict[str, Any]]]:

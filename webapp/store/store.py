@@ -118,14 +118,13 @@ class Store:
             return self._snapshot(cursor, self._row(cursor, view_id, by_view=True))
 
     def revision(self, game_id: str) -> int:
-        """The game's current ``seq``: a cheap question for pages that follow a game."""
+        """The game's current ``seq``: a cheap question for pages that follow a game (one that
+        is gone or deleted is read whole, to say which)."""
         if not _is_id(game_id):
             raise GameNotFound(game_id)
         with self._read.cursor() as cursor:
-            seq = cursor.seq(game_id)
-        if seq is None:
-            raise GameNotFound(game_id)
-        return seq
+            seq = cursor.seq(game_id, live=True)
+        return seq if seq is not None else self.get(game_id).seq
 
     def many(self, game_ids: Iterable[str]) -> list[Snapshot]:
         """The games among ``game_ids`` that exist, most recently changed first."""

@@ -20,6 +20,7 @@ from ..i18n.words import gettext, ngettext, say
 from ..rules import RuleError
 from ..store import GameDeleted, GameNotFound, StaleRevision, out_of_reach
 from ..store.schema import utcnow
+from .htmx import is_htmx
 from .limits import retry_after
 
 # Seconds a client is asked to wait while the database is out of reach: a PostgreSQL restart
@@ -79,7 +80,8 @@ def deleted_page(error: GameDeleted) -> ResponseReturnValue:
             minutes,
         )
     page = render_template("deleted.html", message=message, left=left, game_id=error.game_id)
-    return page, 410
+    # A screen following the game (its poll, a tap) reloads, to show this page whole.
+    return page, 410, {"HX-Refresh": "true"} if is_htmx() else {}
 
 
 def _wants_json() -> bool:
