@@ -150,3 +150,22 @@ def test_a_phone_following_the_game_sees_it_deleted_then_back(
     other.get_by_role("button", name="Undo: bring the game back").click()
     expect(tile(other, "6-6")).to_be_visible()
     context.close()
+
+
+@pytest.mark.parametrize("viewport", PHONES, ids=("390x844", "360x740"))
+def test_a_tie_ended_early_is_said_a_tie(
+    browser: Any, live_server: str, api: HttpApi, viewport: dict[str, int]
+) -> None:
+    game = api.new_game(["Ana", "Ben", "Cy"])
+    api.act(game, "start_hand", starter="Ana")
+    api.act(game, "play", tile="5-0")
+    api.act(game, "play", tile="0-0")  # Ana 5, Ben 5
+    api.act(game, "end_game")
+    context = browser.new_context(viewport=viewport, device_scale_factor=2, has_touch=True)
+    page = context.new_page()
+    page.goto(f"{live_server}/g/{game}")
+    expect(page.get_by_role("heading", name="A tie: Ana and Ben")).to_be_visible()
+    expect(work(page)).to_contain_text("Ended early during hand 1")
+    fits_one_screen(page)
+    shots(page, "ended-early-tie")
+    context.close()
