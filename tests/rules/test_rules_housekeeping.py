@@ -3,9 +3,15 @@ each an action of the log that an undo takes back."""
 
 from __future__ import annotations
 
-import pytest
+import random
 
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from tests.scripts import scripted_actions
 from webapp.rules import (
+    Action,
     ActionKind,
     EndGame,
     GameState,
@@ -189,3 +195,49 @@ def test_an_early_end_refused_changes_nothing(log: list[object], code: str) -> N
         book.apply(EndGame())
     assert refused.value.code == code
     assert book.state == Scorebook.replay(OPTIONS, log).state  # type: ignore[arg-type]
+
+
+# --- renames anywhere in a real game --------------------------------------------------------------
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    seed=st.integers(0, 10_000),
+    players=st.integers(2, 4),
+    length=st.integers(1, 120),
+    where=st.lists(st.tuples(st.floats(0, 1), st.integers(0, 3)), max_size=4),
+    undone=st.booleans(),
+)
+def test_renames_anywhere_change_names_only(
+    seed: int, players: int, length: int, where: list[tuple[float, int]], undone: bool
+) -> None:
+    """Renames put anywhere in a real game's log (and the last one perhaps undone) leave every
+    score, hand and status as the log without them; the names are the last ones in effect, and
+    a fold from a hand's start kept as data (as a fresh process does) agrees."""
+    names = ["Ana", "Ben", "Cy", "Di"][:players]
+    options = Options.make(names, target=10_000)
+    plain = scripted_actions(random.Random(seed), players, length)
+    log: list[Action] = list(plain)
+    expected = list(names)
+    for number, (at, seat) in enumerate(sorted(where, reverse=True)):
+        seat %= players
+        log.insert(int(at * len(log)), Rename(seat, f"P{number}"))
+    renamed = list(names)
+    book = Scorebook.new(options)
+    for action in log:
+        if isinstance(action, Rename):
+            renamed[action.seat] = action.name
+        book, _ = book.apply(action)
+    expected = renamed
+    if undone and any(isinstance(action, Rename) for action in log[-1:]):
+        book, _ = book.apply(Undo(), lambda undo: Scorebook.replay(options, [*log, *undo]))
+        expected = list(Scorebook.replay(options, log[:-1]).state.options.players)
+    without = Scorebook.replay(options, plain).state
+    state = book.state
+    assert state.scores == without.scores and state.status == without.status
+    assert state.results == without.results and state.hand == without.hand
+    assert list(state.options.players) == expected
+    mark = book.mark
+    if mark.hand is not None and not mark.hand.moves and mark.status is Status.PLAYING:
+        kept = GameState.from_dict(options, mark.to_dict())
+        assert kept.options.players == mark.options.players
