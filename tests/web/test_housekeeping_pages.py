@@ -8,7 +8,8 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from tests.tables import CSRF_TOKEN, HX, Table, text
+from tests.conftest import AppMaker
+from tests.tables import CSRF_TOKEN, HX, Table, device, text
 
 
 def test_more_links_to_the_players_page_on_the_players_link_only(playing: Table) -> None:
@@ -203,3 +204,18 @@ def test_a_screen_following_a_deleted_game_is_told_to_reload(playing: Table) -> 
     polled = playing.client.get(f"{playing.url}/poll?seq={seq}", headers=HX)
     assert polled.status_code == 410 and polled.headers["HX-Refresh"] == "true"
     assert playing.store.many([playing.game_id]) == []  # in no device's list
+
+
+def test_a_game_deleted_by_another_process_is_deleted_here(
+    playing: Table, make_app: AppMaker
+) -> None:
+    """Each process keeps its own cache of games: one that has the game cached still reads
+    the game's row first, so a deletion made by another process on the database is seen."""
+    playing.play("5-5")
+    assert playing.page().status_code == 200  # cached here
+    other = device(make_app())
+    assert other.post(f"{playing.url}/delete", data={"csrf_token": CSRF_TOKEN}).status_code == 303
+    assert playing.page().status_code == 410
+    assert playing.post("play", seq=1, tile="5-0").status_code == 410
+    assert other.post(f"{playing.url}/restore", data={"csrf_token": CSRF_TOKEN}).status_code == 303
+    assert playing.page().status_code == 200 and playing.state.scores == (10, 0, 0)
