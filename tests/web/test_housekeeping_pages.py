@@ -7,9 +7,11 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 
 import pytest
+from flask.testing import FlaskClient
 
 from tests.conftest import AppMaker
-from tests.tables import CSRF_TOKEN, HX, Table, device, text
+from tests.scripts import HAND_OF_FIVE
+from tests.tables import CSRF_TOKEN, HX, ApiTable, Table, device, text
 
 
 def test_more_links_to_the_players_page_on_the_players_link_only(playing: Table) -> None:
@@ -219,3 +221,23 @@ def test_a_game_deleted_by_another_process_is_deleted_here(
     assert playing.post("play", seq=1, tile="5-0").status_code == 410
     assert other.post(f"{playing.url}/restore", data={"csrf_token": CSRF_TOKEN}).status_code == 303
     assert playing.page().status_code == 200 and playing.state.scores == (10, 0, 0)
+
+
+def test_replay_rescore_and_export_after_a_rename(client: FlaskClient) -> None:
+    """The dispute pages replay the whole log from the names the game began with: a rename in
+    the middle of it is folded like any action, and the pages say the names now."""
+    game = ApiTable(client, ["Ana", "Ben"], rules={"deal": "5"})
+    game.act("start_hand", starter="Ana")
+    game.act("play", tile="6-6")
+    game.act("rename", player="Ben", name="Benny")
+    game.enter(HAND_OF_FIVE[1:])
+    game.act("end_hand", remaining={"Benny": 3})
+    game.act("rename", player="Ana", name="Anabel")
+    url = f"/g/{game.id}"
+    replay = client.get(f"{url}/replay/1/2")
+    assert replay.status_code == 200 and "Benny" in text(replay)
+    rescore = client.get(f"{url}/rescore?preset=pagat")
+    assert rescore.status_code == 200
+    assert "Anabel" in text(rescore) and "Benny" in text(rescore)
+    log = text(client.get(f"{url}/more"))
+    assert "Ben renamed to Benny" in log and "Ana renamed to Anabel" in log
