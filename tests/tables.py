@@ -80,6 +80,10 @@ class Table:
     def page(self, **kwargs: Any) -> TestResponse:
         return self.client.get(self.url, **kwargs)
 
+    def more(self, **kwargs: Any) -> TestResponse:
+        """The More sheet's log and audits, as a page of their own (as without JavaScript)."""
+        return self.client.get(f"{self.url}/more", **kwargs)
+
     def post(
         self, action: str, htmx: bool = False, seq: int | None = None, **fields: Any
     ) -> TestResponse:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from flask import request
+from flask import request, url_for
 from flask.typing import ResponseReturnValue
 
 from ..i18n.words import gettext, say, say_capitalized
@@ -84,7 +84,15 @@ class RescorePage:
     found: bool  # whether the game was rescored
     same: bool  # whether the other rules change nothing
     columns: tuple[Column, ...]
-    rows: tuple[Row, ...]
+    rows: tuple[Row, ...]  # a page of hands, the newest first
+    shown: str  # which hands the page shows, of how many
+    newer: str | None  # the page of the hands after these
+    older: str | None  # the page of the hands before these
+
+
+#: Hands on a page of the rescore, the newest first: the totals need every hand (worked out
+#: once per settlement and set of rules, and kept), the page draws only these.
+HANDS_SHOWN = 10
 
 
 @both_links(bp, "/rescore", endpoint="rescore")
@@ -102,6 +110,7 @@ def rescore_page(table: Table) -> ResponseReturnValue:
         found = Rescore(history, store().history(table.snapshot, other))
     except BadOptions as refusal:
         error = say_capitalized(refusal.message)
+    pages = _pages(found.hands if found else 0)
     page = RescorePage(
         played_rules=say(options.title),
         goal=options.goal,
@@ -114,7 +123,10 @@ def rescore_page(table: Table) -> ResponseReturnValue:
         found=found is not None,
         same=found is not None and found.same,
         columns=_columns(found) if found else (),
-        rows=_rows(found) if found else (),
+        rows=_rows(found, pages[0]) if found else (),
+        shown=pages[1],
+        newer=pages[2],
+        older=pages[3],
     )
     return render_page("disputes/rescore.html", page), 422 if error else 200
 
@@ -142,11 +154,31 @@ def _columns(found: Rescore) -> tuple[Column, ...]:
     return tuple(columns)
 
 
-def _rows(found: Rescore) -> tuple[Row, ...]:
-    """Hand by hand, each side's score after the hand under both rules."""
+def _pages(hands: int) -> tuple[tuple[int, ...], str, str | None, str | None]:
+    """The hands this page shows (``?hand=``: the newest of them; the last by default), said,
+    and the addresses of the newer and the older page, the rules asked about kept."""
+    newest = min(max(request.args.get("hand", hands, type=int), 1), hands)
+    numbers = tuple(range(newest, max(0, newest - HANDS_SHOWN), -1))
+    if not numbers:
+        return (), "", None, None
+    asked = {name: value for name, value in request.args.items() if not name.startswith("_")}
+
+    def page(number: int) -> str:
+        return url_for("disputes.rescore", **{**asked, "hand": number})
+
+    shown = gettext(
+        "Hands %(newest)s to %(oldest)s of %(num)s", newest=newest, oldest=numbers[-1], num=hands
+    )
+    newer = page(min(hands, newest + HANDS_SHOWN)) if newest < hands else None
+    older = page(numbers[-1] - 1) if numbers[-1] > 1 else None
+    return numbers, shown, newer, older
+
+
+def _rows(found: Rescore, numbers: tuple[int, ...]) -> tuple[Row, ...]:
+    """Hand by hand (those ``numbers``), each side's score after the hand under both rules."""
     options = found.played.options
     rows = []
-    for number, as_played, rescored in found.rows():
+    for number, as_played, rescored in found.rows(numbers):
         sides = tuple(
             SideCells(
                 name=options.side_name(side),

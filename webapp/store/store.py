@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 import secrets
 from collections.abc import Iterable, Sequence
+from contextlib import AbstractContextManager
 from dataclasses import replace
 from datetime import datetime
 from typing import Any
@@ -165,16 +166,15 @@ class Store:
     def create(self, options: Options, stored: Sequence[dict[str, Any]] = ()) -> Snapshot:
         """A new game; with a log in its storage form (``stored``), an imported one: each
         action judged as if the table entered it now (``Scorebook.entered``)."""
-        book, actions = Scorebook.entered(options, stored)
+        book, actions, starts = Scorebook.entered(options, stored)
         log = [to_dict(action) for action in actions]
         now = utcnow()
         game_id, view_id, seq = new_id(), new_id(), len(log)
         game = GameRow(game_id, view_id, options_to_dict(options), seq, now, now)
         with self._write.transaction() as cursor:
             cursor.new_game(game, log)
-            start = last_start(actions, book)
-            if start is not None:
-                cursor.snapshot(game_id, *start)
+            for start, state in starts:  # every hand's start, as if entered live
+                cursor.snapshot(game_id, start, snapshot_row(state))
         self.cache.put(game_id, Part.BOOK, seq, book)
         return Snapshot(game_id, view_id, seq, book, now, now)
 
@@ -295,6 +295,10 @@ class Store:
             game = self._row(cursor, game_id, lock=True)
             cursor.set_options(game_id, {**game.options, setting: bool(on)})
         return self.get(game_id)
+
+    def cursor(self) -> AbstractContextManager[Cursor]:
+        """A cursor to read with (``store.hands``: the snapshots of a game's hands)."""
+        return self._read.cursor()
 
     # --- internals -----------------------------------------------------------------------------
 
