@@ -3,6 +3,7 @@ hand, naming a play those rules would refuse and why."""
 
 from __future__ import annotations
 
+from contextlib import nullcontext
 from dataclasses import dataclass
 
 from flask import request, url_for
@@ -13,9 +14,10 @@ from ..rules import BadOptions, Options
 from ..rules.history import PlayedHand
 from ..rules.options import OPTION_SPECS
 from ..rules.rescore import CHANGEABLE, Rescore, changed
+from ..store.history import kept
 from ..ui.forms import PresetChoice, RuleField, RulesForm, preset_choices, rule_fields
 from ..web.game import Table, both_links, store
-from ..web.limits import heavy
+from ..web.limits import heavy, replaying
 from ..web.pages import render_page
 from . import bp
 
@@ -107,7 +109,9 @@ def rescore_page(table: Table) -> ResponseReturnValue:
     found = None
     try:
         other = changed(options, preset=form.preset, target=form.target, **form.chosen)
-        found = Rescore(history, store().history(table.snapshot, other))
+        # Every hand replayed under rules not worked out yet for the game: limited per client.
+        with nullcontext() if kept(store(), table.snapshot, other) else replaying:
+            found = Rescore(history, store().history(table.snapshot, other))
     except BadOptions as refusal:
         error = say_capitalized(refusal.message)
     pages = _pages(found.hands if found else 0)

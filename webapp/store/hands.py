@@ -91,13 +91,15 @@ def _replayed(store: Store, snapshot: Snapshot, first: int, end: int | None) -> 
     """The hand dealt by event ``first``, its actions up to the next hand's start (``end``) or
     the snapshot's revision folded in; None if its snapshot cannot be used after all."""
     options = snapshot.state.options
+    mark: GameState | None = snapshot.book.mark  # the current hand's start, in memory already
     with store.cursor() as cursor:
-        stored = cursor.mark_at(snapshot.id, first, STATE_FORMAT)
+        if end is not None or mark.hand_number != snapshot.state.hand_number:
+            stored = cursor.mark_at(snapshot.id, first, STATE_FORMAT)
+            try:
+                mark = None if stored is None else GameState.from_dict(options, stored)
+            except ValueError:  # a damaged snapshot is a missing one
+                mark = None
         tail = cursor.tail(snapshot.id, first, snapshot.seq if end is None else end - 1)
-    try:
-        mark = None if stored is None else GameState.from_dict(options, stored)
-    except ValueError:  # a damaged snapshot is a missing one
-        mark = None
     actions = [recorded(action) for _, action in tail]
     if mark is None or mark.hand is None or undoes_before(actions):
         return None

@@ -105,6 +105,13 @@ def history(store: Store, snapshot: Snapshot, options: Options | None = None) ->
     return replay(rules, actions(store, snapshot, prefix), done)
 
 
+def kept(store: Store, snapshot: Snapshot, options: Options) -> bool:
+    """Whether the game's settled hands under ``options`` are kept as of ``snapshot``: if not,
+    a rescore under them replays the whole game."""
+    piece = (Part.RESCORED, options)
+    return store.cache.at(snapshot.id, piece, settled(store, snapshot)) is not None
+
+
 def settled(store: Store, snapshot: Snapshot) -> int:
     """The settled prefix of the log up to ``snapshot`` (see ``settled_prefix``).
 
@@ -131,12 +138,13 @@ def audits(store: Store, snapshot: Snapshot) -> Audits:
 
     def made() -> Audits:
         by_hand = {}
-        for number in range(max(1, state.hand_number - 1), state.hand_number + 1):
+        last = state.results[-1].number  # the hand settled last: none after it to audit
+        for number in range(max(1, state.hand_number - 1), last + 1):
             played = played_hand(store, snapshot, number)
             checked = hand_audit(played, state.options) if played is not None else None
             if checked is not None:
                 by_hand[number] = checked
-        return Audits(state.results[-1].number, by_hand)
+        return Audits(last, by_hand)
 
     found: Audits = store.cache.get_or_make(snapshot.id, Part.AUDITS, snapshot.seq, made)
     return found
