@@ -39,6 +39,7 @@ def pages(api: HttpApi) -> dict[str, str]:
     over = api.new_game(["Ana", "Ben"], target=5)
     api.act(over, "start_hand", starter="Ana")
     api.act(over, "play", tile="3-2")  # R11: 5, the target
+    long = api.long_game(14)
     return {
         "home": "/",
         "new game": "/new",
@@ -50,6 +51,9 @@ def pages(api: HttpApi) -> dict[str, str]:
         "replay": f"/g/{playing}/replay",
         "check": f"/g/{playing}/check",
         "rescore": f"/g/{over}/rescore",
+        "replay of a long game (hand picker)": f"/g/{long}/replay/7/3",
+        "rescore of a long game (pages)": f"/g/{long}/rescore?preset=pagat&hand=12",
+        "More as a page (log and audits)": f"/g/{long}/more",
         "learn": "/learn",
         "practice": "/practice",
     }
