@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from contextlib import nullcontext
 from dataclasses import dataclass
+from typing import Any
 
 from flask import request, url_for
 from flask.typing import ResponseReturnValue
@@ -165,10 +166,14 @@ def _pages(hands: int) -> tuple[tuple[int, ...], str, str | None, str | None]:
     numbers = tuple(range(newest, max(0, newest - HANDS_SHOWN), -1))
     if not numbers:
         return (), "", None, None
-    asked = {name: value for name, value in request.args.items() if not name.startswith("_")}
+    asked: dict[str, Any] = {
+        name: value
+        for name, value in request.args.items()
+        if name != "hand" and not name.startswith("_")
+    }
 
     def page(number: int) -> str:
-        return url_for("disputes.rescore", **{**asked, "hand": number})
+        return url_for("disputes.rescore", **asked, hand=str(number))
 
     shown = gettext(
         "Hands %(newest)s to %(oldest)s of %(num)s", newest=newest, oldest=numbers[-1], num=hands

@@ -93,7 +93,7 @@ def _replayed(store: Store, snapshot: Snapshot, first: int, end: int | None) -> 
     options = snapshot.state.options
     mark: GameState | None = snapshot.book.mark  # the current hand's start, in memory already
     with store.cursor() as cursor:
-        if end is not None or mark.hand_number != snapshot.state.hand_number:
+        if end is not None or snapshot.book.mark.hand_number != snapshot.state.hand_number:
             stored = cursor.mark_at(snapshot.id, first, STATE_FORMAT)
             try:
                 mark = None if stored is None else GameState.from_dict(options, stored)
