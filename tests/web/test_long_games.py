@@ -15,6 +15,7 @@ import random
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
+from datetime import timedelta
 
 import pytest
 from flask import Flask
@@ -267,3 +268,24 @@ def test_rescores_that_replay_the_whole_game_are_limited_per_client(make_app: Ap
     other = Table(app, device(app))
     other.client.environ_base["REMOTE_ADDR"] = "192.0.2.7"  # another client
     assert other.client.get(f"{table.url}/rescore?target=250").status_code == 200
+
+
+def test_a_timed_game_s_clock_starts_at_the_first_lead_in_effect_whatever_its_length(
+    table: Table,
+) -> None:
+    """R30: the clock starts with the first hand's lead still in effect (an undone lead does
+    not start it), read from the first hand's actions alone, many hands later too."""
+    table.create("Ana", "Ben", "Cy", target="10000", time_limit="90")
+    store, game_id = table.store, table.game_id
+    script = scripted_actions(random.Random(5), 3, 130)
+    store.apply(game_id, 0, script[0])
+    store.apply(game_id, 1, script[1])  # the lead, undone
+    store.apply(game_id, 2, Undo())
+    for seq, action in enumerate(script[1:], start=3):
+        store.apply(game_id, seq, action)
+    snapshot = store.get(game_id)
+    assert snapshot.state.hand_number >= 3
+    log = store.log(game_id)
+    lead_again = log[3][2]  # the lead made again, event 4
+    store.cache.clear()
+    assert store.clock_ends(snapshot) == lead_again + timedelta(minutes=90)

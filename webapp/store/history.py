@@ -30,7 +30,7 @@ from ..rules.history import (
     undoes_before,
 )
 from .cache import Part
-from .hands import played_hand
+from .hands import played_hand, starts
 from .snapshot import Snapshot
 
 if TYPE_CHECKING:
@@ -73,13 +73,20 @@ def clock_ends(store: Store, snapshot: Snapshot) -> datetime | None:
     if not minutes or snapshot.state.hand_number == 0:
         return None
 
+    # The first hand's actions only: from its start (if kept) to the second hand's start.
+    seqs = starts(store, snapshot)
+    first, end = seqs.get(1, 0), seqs.get(2)
+
     def started() -> datetime | None:
-        log = store.log(snapshot.id)[: snapshot.seq]
+        with store.cursor() as cursor:
+            log = cursor.events(snapshot.id, first, snapshot.seq if end is None else end - 1)
         actions = [recorded(stored) for _, stored, _ in log]
         standing = standing_after((), actions, 0)
         return next((log[i][2] for i in standing if isinstance(actions[i], Play)), None)
 
-    start = store.cache.get_or_make(snapshot.id, Part.CLOCK, snapshot.seq, started)
+    # Once the second hand is dealt, the first hand's lead stands until an undo reaches it.
+    piece, revision = (Part.CLOCK, first, end), 0 if end is not None else snapshot.seq
+    start = store.cache.get_or_make(snapshot.id, piece, revision, started)
     return None if start is None else start + timedelta(minutes=minutes)
 
 
