@@ -7,6 +7,7 @@ way it enters one move. The fixtures that make them are in ``tests/conftest.py``
 from __future__ import annotations
 
 import json
+import random
 import re
 import urllib.request
 from typing import Any
@@ -15,9 +16,9 @@ from flask import Flask
 from flask.testing import FlaskClient
 from werkzeug.test import TestResponse
 
-from tests.scripts import Move, Script, first_fit
-from webapp.rules import GameState
-from webapp.store import Store
+from tests.scripts import Move, Script, first_fit, scripted_actions
+from webapp.rules import GameState, to_dict
+from webapp.store import EXPORT_FORMAT, Store
 from webapp.web.security import signed
 
 # A token as the test apps (secret key "test") issue it, so one a page sends is printed back.
@@ -79,6 +80,10 @@ class Table:
 
     def page(self, **kwargs: Any) -> TestResponse:
         return self.client.get(self.url, **kwargs)
+
+    def more(self, **kwargs: Any) -> TestResponse:
+        """The More sheet's log and audits, as a page of their own (as without JavaScript)."""
+        return self.client.get(f"{self.url}/more", **kwargs)
 
     def post(
         self, action: str, htmx: bool = False, seq: int | None = None, **fields: Any
@@ -194,6 +199,23 @@ class HttpApi:
             body = move.api()
             state = self.act(game_id, body.pop("type"), **body)
         return state
+
+    def long_game(self, hands: int, seed: int = 7) -> str:
+        """A game of Ana, Ben and Cy imported with ``hands`` real hands played, the last one
+        three actions in (``scripted_actions``)."""
+        actions: list[dict[str, Any]] = []
+        for action in scripted_actions(random.Random(seed), 3, 60 * hands + 200):
+            actions.append(to_dict(action))
+            started = sum(stored["type"] == "start_hand" for stored in actions)
+            if started == hands and actions[-4]["type"] == "start_hand":
+                break
+        exported = {
+            "format": EXPORT_FORMAT,
+            "players": ["Ana", "Ben", "Cy"],
+            "rules": {"target": 10_000},
+            "actions": actions,
+        }
+        return str(self.call("/api/games/import", exported)["id"])
 
 
 def on_table(state: dict[str, Any]) -> set[str]:

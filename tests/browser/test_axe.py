@@ -49,6 +49,7 @@ def pages(api: HttpApi) -> dict[str, str]:
     urllib.request.urlopen(
         urllib.request.Request(f"{api.base}/api/games/{deleted}", method="DELETE")
     )
+    long = api.long_game(14)
     return {
         "home": "/",
         "new game": "/new",
@@ -60,6 +61,9 @@ def pages(api: HttpApi) -> dict[str, str]:
         "replay": f"/g/{playing}/replay",
         "check": f"/g/{playing}/check",
         "rescore": f"/g/{over}/rescore",
+        "replay of a long game (hand picker)": f"/g/{long}/replay/7/3",
+        "rescore of a long game (pages)": f"/g/{long}/rescore?preset=pagat&hand=12",
+        "More as a page (log and audits)": f"/g/{long}/more",
         "learn": "/learn",
         "practice": "/practice",
         "players": f"/g/{playing}/players",

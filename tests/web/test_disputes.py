@@ -192,7 +192,7 @@ def test_replay_end_of_a_settled_hand(hand_c: Table) -> None:
     assert "Ben 6-5 1-1 13 15" in shown and "Cy 3-4 7 5" in shown
     assert "Ben +0 -15 -15" in shown
     assert "No draw or pass broke R6 or R7 (1 draw or pass checked)" in shown
-    assert f'href="/g/{hand_c.game_id}/rescore#hand-1"' in page.text
+    assert f'href="/g/{hand_c.game_id}/rescore?hand=1#hand-1"' in page.text
     assert 'aria-disabled="true">Next →' in page.text
 
 
@@ -217,7 +217,7 @@ def test_replay_is_reachable_from_the_log_and_shows_settled_hands(hand_c: Table)
     settle_c(hand_c, ben=["6-5", "1-1"])
     hand_c.start()
     hand_c.play("6-6")
-    page = hand_c.page().text
+    page = hand_c.more().text
     assert f'href="/g/{hand_c.game_id}/replay/1"' in page  # the log's hand 1
     assert f'href="/g/{hand_c.game_id}/replay/2"' in page
     settled = text(hand_c.client.get(f"{hand_c.url}/replay/1/20"))
@@ -243,7 +243,7 @@ def test_audit_certain_on_the_game_screen_the_log_and_the_replay(hand_c: Table) 
     # Ben says he still holds 3-0: it fitted the left end (0) when he drew at move 17, and so
     # did 4-5, which he played next. One drawn tile cannot be both: a breach of R6, certainly.
     settle_c(hand_c, ben=["3-0", "6-5"])
-    page = hand_c.page()
+    page = hand_c.more()
     shown = text(page)
     assert "Audit of hand 1" in shown
     assert "1 certain breach of R6 or R7" in shown
@@ -258,7 +258,7 @@ def test_audit_certain_on_the_game_screen_the_log_and_the_replay(hand_c: Table) 
 
 def test_audit_clean(hand_c: Table) -> None:
     settle_c(hand_c, ben=["6-5", "1-1"])
-    shown = text(hand_c.page())
+    shown = text(hand_c.more())
     assert "No draw or pass broke R6 or R7 (1 draw or pass checked)" in shown
     assert "breach" not in shown
 
@@ -271,7 +271,7 @@ def test_audit_possible(table: Table) -> None:
     table.enter(AUDITED_HAND)
     response = table.settle(step="confirm", tiles_1=["5-6", "0-0", "1-1"])
     assert response.status_code == 303
-    shown = text(table.page())
+    shown = text(table.more())
     assert "1 possible breach of R6 or R7" in shown
     assert (
         "Ben drew 2 tiles at move 2 and held 5-6 at the end, which fitted the left end (5) then"
@@ -282,7 +282,7 @@ def test_audit_possible(table: Table) -> None:
 def test_audit_with_pips_only_says_what_is_unknown(hand_c: Table) -> None:
     response = hand_c.settle(step="confirm", pips_1="13", pips_2="7")
     assert response.status_code == 303
-    shown = text(hand_c.page())
+    shown = text(hand_c.more())
     assert "Ben and Cy: tiles at the end entered as pips" in shown
 
 
@@ -341,11 +341,11 @@ def test_game_over_links_to_replay_and_rescore(table: Table) -> None:
 
 def test_audit_follows_an_undone_and_corrected_settlement(hand_c: Table) -> None:
     settle_c(hand_c, ben=["6-5", "1-1"])
-    assert "No draw or pass broke R6 or R7" in text(hand_c.page())
+    assert "No draw or pass broke R6 or R7" in text(hand_c.more())
     hand_c.undo()
     settle_c(hand_c, ben=["3-0", "6-5"])
-    shown = text(hand_c.page())
+    shown = text(hand_c.more())
     assert "1 certain breach of R6 or R7" in shown
     hand_c.start()
     hand_c.play("6-6")  # the next hand goes on; the settled hand's audit stays
-    assert "Ben drew at move 17 while holding 4-5 or 3-0" in text(hand_c.page())
+    assert "Ben drew at move 17 while holding 4-5 or 3-0" in text(hand_c.more())

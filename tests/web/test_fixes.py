@@ -68,7 +68,7 @@ def test_fixing_a_tile_three_moves_back_keeps_the_later_moves_and_says_so(table:
     assert "Fixed move 3: Cy played 6-5 on the left end, not 6-0; moves 4–6 kept" in words
     assert table.state.scores == (10, 0, 10)  # Cy's 3-5 now makes 5 + 5 (R11)
     # The log keeps the move as entered and adds the fix; the hand as it stands reads 6-5.
-    log = table.page().text
+    log = table.more().text
     assert "Cy played 6-0 on the left end" in log and "Cy played 6-5 on the left end" in log
 
 

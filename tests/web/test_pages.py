@@ -600,7 +600,7 @@ def test_the_log_lists_every_action_per_hand_with_points(playing: Table) -> None
     playing.play("5-3", "left")
     playing.undo()
     playing.play("5-0", "left")
-    log = text(playing.page()).split("Game log", 1)[1]
+    log = text(playing.more()).split("Game log", 1)[1]
     assert "Hand 1" in log
     assert "+10 Ana led 5-5: [5|5] 10 = 10" in log
     assert "+10 Ben played 5-0 on the left end: 0 + [5|5] 10 = 10" in log
@@ -728,7 +728,7 @@ def test_the_log_of_a_long_game_lists_every_hand_newest_first(table: Table) -> N
         table.store.apply(table.game_id, seq, action)
         if table.state.hand_number == 6 and table.state.status is Status.PLAYING:
             break
-    page = table.page().text
+    page = table.more().text
     log = page.split("Game log", 1)[1]
     headings = re.findall(r"<h3>Hand (\d+) <a class=\"log-replay\" href=\"([^\"]+)\"", log)
     assert [int(n) for n, _ in headings] == [6, 5, 4, 3, 2, 1]
@@ -741,7 +741,7 @@ def test_the_log_of_a_long_game_lists_every_hand_newest_first(table: Table) -> N
         table.undo()
     table.undo()
     assert table.state.status is Status.HAND_OVER
-    log = table.page().text.split("Game log", 1)[1]
+    log = table.more().text.split("Game log", 1)[1]
     assert [int(n) for n in re.findall(r"<h3>Hand (\d+) ", log)] == [5, 4, 3, 2, 1]
     assert log.count('class="audit-summary"') == 1  # hand 4's; hand 5 is not settled now
 

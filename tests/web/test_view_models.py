@@ -240,6 +240,7 @@ def test_no_page_of_the_game_screen_or_home_is_given_an_engine_object(
         table.create("Ana", "Ben", "Cy")
         watch = f"/v/{table.store.get(table.game_id).view_id}"
         visit(client, [table.url, f"{table.url}/more", watch, f"{watch}/more"])
+        visit(client, [f"{table.url}/more", f"{watch}/more"], headers=HX)  # the sheet, opened
         table.start(leader="0")
         table.post("learning", on="1")
         table.post("coaching", on="1")
@@ -260,6 +261,7 @@ def test_no_page_of_the_game_screen_or_home_is_given_an_engine_object(
         table.settle(step="check", htmx=True, tiles_1=["3-0", "6-5"], tiles_2=["3-4"])
         table.settle(step="confirm", tiles_1=["3-0", "6-5"], tiles_2=["3-4"])
         visit(client, [table.url, f"{table.url}/more", watch])
+        visit(client, [f"{table.url}/more"], headers=HX)
         table.undo(htmx=True)
         over = recorded_games(table.store)[-1]  # "random 2" at its end: the game is over
         assert over.state.status is Status.GAME_OVER
@@ -274,6 +276,7 @@ def test_no_page_of_the_game_screen_or_home_is_given_an_engine_object(
         "game/players.html",
         "game/_regions.html",
         "game/_more_live.html",
+        "game/more.html",
         "game/fix.html",
         "game/_settle_preview.html",
     }

@@ -1,17 +1,20 @@
 """Replay any hand move by move: the layout, the count and who scored what after each move,
-with the hand's audit (R6, R7) once it is settled; each moment a link to share."""
+with the hand's audit (R6, R7) once it is settled; each moment a link to share. A hand is
+replayed from the snapshot of its start, and picked by its number (the one before, the one
+after, or any): a page costs the same in a game's two-hundredth hand as in its first."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from flask import abort, redirect, url_for
+from flask import abort, redirect, request, url_for
 from flask.typing import ResponseReturnValue
 
 from ..i18n.words import gettext, ngettext, say
 from ..rules import Move, Options, Status
 from ..rules.correction import words
-from ..rules.history import History, PlayedHand
+from ..rules.history import PlayedHand
+from ..store import played_hand
 from ..store.history import hand_audit
 from ..ui.labels import AuditView, BreachView
 from ..ui.layouts import Picture
@@ -80,7 +83,7 @@ class HandEnd:
 class ReplayPage:
     """Hand ``number`` after ``step`` of its ``total`` moves."""
 
-    hands: tuple[int, ...]  # the numbers of the game's hands
+    hands: int  # how many hands the game has had: 1 to ``hands``, each in the hand picker
     number: int
     step: int
     total: int
@@ -114,8 +117,7 @@ def replay_hand(table: Table, number: int) -> ResponseReturnValue:
 def replay_step(table: Table, number: int, step: int) -> ResponseReturnValue:
     """Hand ``number`` after ``step`` of its moves: the layout, the count, who scored what."""
     options = table.state.options
-    history = store().history(table.snapshot)
-    played = _played(table, number, history)
+    played = _played(table, number)
     moves = played.hand.moves
     if not 0 <= step <= len(moves):
         abort(
@@ -137,7 +139,7 @@ def replay_step(table: Table, number: int, step: int) -> ResponseReturnValue:
     scores = played.scores_at(step, options)
     replayed = tuple(_move(options, m, breaches.get(n)) for n, m in enumerate(moves, start=1))
     page = ReplayPage(
-        hands=tuple(h.number for h in history.hands),
+        hands=table.state.hand_number,
         number=number,
         step=step,
         total=len(moves),
@@ -163,8 +165,19 @@ def replay_step(table: Table, number: int, step: int) -> ResponseReturnValue:
     return render_page("disputes/replay.html", page)
 
 
-def _played(table: Table, number: int, history: History | None = None) -> PlayedHand:
-    played = (history or store().history(table.snapshot)).hand(number)
+@both_links(bp, "/replay/pick", endpoint="replay_pick")
+def replay_pick(table: Table) -> ResponseReturnValue:
+    """The hand picker's answer (a GET form, so it works without JavaScript): that hand."""
+    number = request.args.get("hand", type=int)
+    if number is None:
+        abort(404, gettext("Say which hand to replay: a number from 1."))
+    _played(table, number)  # a friendly 404 for a hand the game has not had
+    return redirect(url_for(".replay_hand", number=number))
+
+
+def _played(table: Table, number: int) -> PlayedHand:
+    """Hand ``number`` replayed from its start (``store.hands``), not the game from its own."""
+    played = played_hand(store(), table.snapshot, number)
     if played is None:
         abort(404, gettext("There is no hand %(number)s in this game.", number=number))
     return played

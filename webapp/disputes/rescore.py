@@ -3,9 +3,11 @@ hand, naming a play those rules would refuse and why."""
 
 from __future__ import annotations
 
+from contextlib import nullcontext
 from dataclasses import dataclass
+from typing import Any
 
-from flask import request
+from flask import request, url_for
 from flask.typing import ResponseReturnValue
 
 from ..i18n.words import gettext, say, say_capitalized
@@ -13,9 +15,10 @@ from ..rules import BadOptions, Options
 from ..rules.history import PlayedHand
 from ..rules.options import OPTION_SPECS
 from ..rules.rescore import CHANGEABLE, Rescore, changed
+from ..store.history import kept
 from ..ui.forms import PresetChoice, RuleField, RulesForm, preset_choices, rule_fields
 from ..web.game import Table, both_links, store
-from ..web.limits import heavy
+from ..web.limits import heavy, replaying
 from ..web.pages import render_page
 from . import bp
 
@@ -84,7 +87,15 @@ class RescorePage:
     found: bool  # whether the game was rescored
     same: bool  # whether the other rules change nothing
     columns: tuple[Column, ...]
-    rows: tuple[Row, ...]
+    rows: tuple[Row, ...]  # a page of hands, the newest first
+    shown: str  # which hands the page shows, of how many
+    newer: str | None  # the page of the hands after these
+    older: str | None  # the page of the hands before these
+
+
+#: Hands on a page of the rescore, the newest first: the totals need every hand (worked out
+#: once per settlement and set of rules, and kept), the page draws only these.
+HANDS_SHOWN = 10
 
 
 @both_links(bp, "/rescore", endpoint="rescore")
@@ -99,9 +110,12 @@ def rescore_page(table: Table) -> ResponseReturnValue:
     found = None
     try:
         other = changed(options, preset=form.preset, target=form.target, **form.chosen)
-        found = Rescore(history, store().history(table.snapshot, other))
+        # Every hand replayed under rules not worked out yet for the game: limited per client.
+        with nullcontext() if kept(store(), table.snapshot, other) else replaying:
+            found = Rescore(history, store().history(table.snapshot, other))
     except BadOptions as refusal:
         error = say_capitalized(refusal.message)
+    pages = _pages(found.hands if found else 0)
     page = RescorePage(
         played_rules=say(options.title),
         goal=options.goal,
@@ -114,7 +128,10 @@ def rescore_page(table: Table) -> ResponseReturnValue:
         found=found is not None,
         same=found is not None and found.same,
         columns=_columns(found) if found else (),
-        rows=_rows(found) if found else (),
+        rows=_rows(found, pages[0]) if found else (),
+        shown=pages[1],
+        newer=pages[2],
+        older=pages[3],
     )
     return render_page("disputes/rescore.html", page), 422 if error else 200
 
@@ -142,11 +159,35 @@ def _columns(found: Rescore) -> tuple[Column, ...]:
     return tuple(columns)
 
 
-def _rows(found: Rescore) -> tuple[Row, ...]:
-    """Hand by hand, each side's score after the hand under both rules."""
+def _pages(hands: int) -> tuple[tuple[int, ...], str, str | None, str | None]:
+    """The hands this page shows (``?hand=``: the newest of them; the last by default), said,
+    and the addresses of the newer and the older page, the rules asked about kept."""
+    newest = min(max(request.args.get("hand", hands, type=int), 1), hands)
+    numbers = tuple(range(newest, max(0, newest - HANDS_SHOWN), -1))
+    if not numbers:
+        return (), "", None, None
+    asked: dict[str, Any] = {
+        name: value
+        for name, value in request.args.items()
+        if name != "hand" and not name.startswith("_")
+    }
+
+    def page(number: int) -> str:
+        return url_for("disputes.rescore", **asked, hand=str(number))
+
+    shown = gettext(
+        "Hands %(newest)s to %(oldest)s of %(num)s", newest=newest, oldest=numbers[-1], num=hands
+    )
+    newer = page(min(hands, newest + HANDS_SHOWN)) if newest < hands else None
+    older = page(numbers[-1] - 1) if numbers[-1] > 1 else None
+    return numbers, shown, newer, older
+
+
+def _rows(found: Rescore, numbers: tuple[int, ...]) -> tuple[Row, ...]:
+    """Hand by hand (those ``numbers``), each side's score after the hand under both rules."""
     options = found.played.options
     rows = []
-    for number, as_played, rescored in found.rows():
+    for number, as_played, rescored in found.rows(numbers):
         sides = tuple(
             SideCells(
                 name=options.side_name(side),

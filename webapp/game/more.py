@@ -15,7 +15,7 @@ from markupsafe import Markup
 from ..i18n.words import get_locale, gettext, say
 from ..rules import GameState, Status
 from ..rules.correction import can_fix, words
-from ..store import Audits, Part
+from ..store import Part
 from ..ui.labels import AuditView
 from ..ui.picker import TileHint, tile_hints
 from ..ui.tiles import qr_svg
@@ -71,9 +71,16 @@ class MoreSheet:
     audit_hand: int | None
     audits: Mapping[int, AuditView]  # of the hands the log lists move by move, but the panel's
     log: tuple[LogHand, ...]  # the last two hands, move by move
-    older: Markup  # the settled hands before them, drawn once per settlement
+    older: Markup  # the last settled hands before them, drawn once per settlement
+    earlier: int  # the settled hands before those (each in Replay's hand picker)
     fixable: tuple[FixEntry, ...]
     learning: Learning | None
+    built: bool = True  # False: the log and audits come when the sheet is opened
+
+
+#: The settled hands the game log names after its last two, newest first; Replay's hand picker
+#: reaches every other one, so the sheet costs the same whatever the game's length.
+OLDER_SHOWN = 10
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,11 +91,26 @@ class ShareLink:
     qr: Markup
 
 
-def more_of(table: Table) -> MoreSheet:
-    """The sheet for this reader (the watch link sees no Fix links and no hints)."""
+def more_of(table: Table, built: bool = True) -> MoreSheet:
+    """The sheet for this reader (the watch link sees no Fix links and no hints); unless
+    ``built``, without the log and the audits, which the game screen's sheet loads when it is
+    opened (or, without JavaScript, links to)."""
     snapshot = table.snapshot
     state = snapshot.state
     options = state.options
+    if not built:
+        return MoreSheet(
+            links=_dispute_links(state),
+            audit=None,
+            audit_hand=None,
+            audits={},
+            log=(),
+            older=Markup(""),
+            earlier=0,
+            fixable=_fixable(table),
+            learning=_learning(state) if snapshot.learning and not table.viewer else None,
+            built=False,
+        )
     notes = store().audits(snapshot)
     audits = {number: AuditView.of(found, options) for number, found in notes.by_hand.items()}
     between = state.status in (Status.AWAITING_START, Status.GAME_OVER)
@@ -102,7 +124,8 @@ def more_of(table: Table) -> MoreSheet:
         # the last hand's audit once: in its panel when there is one, else in the log
         audits={n: a for n, a in audits.items() if panel is None or n != notes.last},
         log=tuple(hand for hand in log if hand.entries or not hand.number),
-        older=_older_hands(table, log, notes),
+        older=_older_hands(table, log),
+        earlier=max(0, sum(1 for hand in log if not hand.entries and hand.number) - OLDER_SHOWN),
         fixable=_fixable(table),
         learning=_learning(state) if snapshot.learning and not table.viewer else None,
     )
@@ -123,10 +146,10 @@ def _dispute_links(state: GameState) -> tuple[DisputeLink, ...]:
     return tuple(links)
 
 
-def _older_hands(table: Table, log: tuple[LogHand, ...], notes: Audits) -> Markup:
-    """The game log's settled hands before the last two: each a heading and a link to its
+def _older_hands(table: Table, log: tuple[LogHand, ...]) -> Markup:
+    """The game log's last settled hands before the last two: each a heading and a link to its
     replay (which ends with its audit), drawn once per settlement, per link and language."""
-    older = tuple(hand for hand in log if not hand.entries and hand.number)
+    older = tuple(hand for hand in log if not hand.entries and hand.number)[:OLDER_SHOWN]
     if not older:
         return Markup("")
 
@@ -135,7 +158,8 @@ def _older_hands(table: Table, log: tuple[LogHand, ...], notes: Audits) -> Marku
         return tuple(hand.number for hand in older), html
 
     piece = (Part.OLDER_HANDS, table.key, str(get_locale()))
-    numbers, html = store().cache.get_or_make(table.snapshot.id, piece, notes.prefix, drawn)
+    revision = len(table.state.results)
+    numbers, html = store().cache.get_or_make(table.snapshot.id, piece, revision, drawn)
     if numbers != tuple(hand.number for hand in older):  # a page of an earlier revision
         numbers, html = drawn()
     return Markup(html)

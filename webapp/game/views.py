@@ -53,8 +53,11 @@ def poll(table: Table) -> ResponseReturnValue:
 @both_links(bp, "/more", endpoint="more")
 @heavy
 def more(table: Table) -> ResponseReturnValue:
-    """The game's log and dispute links, loaded when the "More" sheet opens."""
-    return render_template("game/_more_live.html", more=more_of(table))
+    """The game's log, audits and dispute links, loaded when the "More" sheet opens; without
+    JavaScript, a page of its own."""
+    if is_htmx():
+        return render_template("game/_more_live.html", more=more_of(table))
+    return render_template("game/more.html", more=more_of(table))
 
 
 @bp.post("/v/<view_id>")
@@ -152,5 +155,6 @@ def show(
     if is_htmx():
         return render_template("game/_regions.html", screen=view, regions=regions), status
     share = None if table.viewer else share_links(table)
-    page = render_template("game/game.html", screen=view, more=more_of(table), share=share)
+    more = more_of(table, built=False)  # the log and audits come when the sheet is opened
+    page = render_template("game/game.html", screen=view, more=more, share=share)
     return page, status

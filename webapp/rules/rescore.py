@@ -94,12 +94,21 @@ class Rescore:
     played: History
     other: History
 
-    def rows(self) -> list[tuple[int, PlayedHand | None, PlayedHand | None]]:
-        """Hand by hand: (number, as played, under the other options); None: not played."""
-        numbers = sorted(
-            {h.number for h in self.played.hands} | {h.number for h in self.other.hands}
-        )
-        return [(n, self.played.hand(n), self.other.hand(n)) for n in numbers]
+    @property
+    def hands(self) -> int:
+        """How many hands either way of scoring played: the rows are hands 1 to this."""
+        return max(len(self.played.hands), len(self.other.hands))
+
+    def rows(
+        self, numbers: Sequence[int] | None = None
+    ) -> list[tuple[int, PlayedHand | None, PlayedHand | None]]:
+        """Hand by hand (every hand, or those ``numbers``, in their order): (number, as played,
+        under the other options); None: not played."""
+        played = {h.number: h for h in self.played.hands}
+        other = {h.number: h for h in self.other.hands}
+        if numbers is None:
+            numbers = sorted(played.keys() | other.keys())
+        return [(n, played.get(n), other.get(n)) for n in numbers if n in played or n in other]
 
     @property
     def same(self) -> bool:

@@ -38,6 +38,7 @@ from typing import Any
 from .actions import Action, ActionKind, StartHand, Undo, from_dict, recorded, to_dict
 from .errors import RuleError
 from .game import BeyondTheMark, GameState, Outcome, nothing_to_undo
+from .history import standing_after
 from .messages import N_
 from .options import Options
 
@@ -64,13 +65,14 @@ class Scorebook:
     @classmethod
     def entered(
         cls, options: Options, stored: Sequence[Mapping[str, Any]]
-    ) -> tuple[Scorebook, tuple[Action, ...]]:
+    ) -> tuple[Scorebook, tuple[Action, ...], tuple[tuple[int, GameState], ...]]:
         """A log in its storage form (an imported game's) entered action by action, each read
         as a log reads it (``recorded``: a draw or pass is the table's word, R7a), then
         resolved and applied exactly as if the table entered it now: whatever the table would
         be refused (an undo with nothing to undo, a play out of turn) is refused, saying which
-        action. The scorebook of the current hand, and the actions to store (as given, a
-        leader drawn at random filled in).
+        action. The scorebook of the current hand, the actions to store (as given, a leader
+        drawn at random filled in), and the start of every hand in effect: the number of the
+        action that dealt it (from 1) and the state it left.
 
         >>> Scorebook.entered(Options.make(["Ana", "Ben"]), [{"type": "undo"}])
         Traceback (most recent call last):
@@ -89,7 +91,13 @@ class Scorebook:
             actions.append(action)
         hand = book.state.hand_number
         first = next(i for i, state in enumerate(book.states) if state.hand_number >= hand)
-        return cls(book.states[first:]), tuple(actions)
+        standing = standing_after((), actions, 0)  # one state after each, undo never rebuilt
+        starts = tuple(
+            (index + 1, state)
+            for index, state in zip(standing, book.states[1:], strict=True)
+            if isinstance(actions[index], StartHand)
+        )
+        return cls(book.states[first:]), tuple(actions), starts
 
     @property
     def state(self) -> GameState:

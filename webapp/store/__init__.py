@@ -3,12 +3,14 @@
 It imports the rules engine and nothing else of the app. :func:`open_store` makes a
 :class:`Store` (``store.py``) on a database URL (``engine.py``: SQLite tuned for durability,
 Alembic's migrations on start); the statements go straight to the driver (``sql.py``,
-``writer.py``); replayed pieces of games are kept in one bounded cache (``cache.py``); a
-game's past, replayed and audited, in ``history.py``.
+``writer.py``); replayed pieces of games are kept in one bounded cache (``cache.py``); any
+hand replayed from its start's snapshot in ``hands.py``; a game's past, replayed and audited,
+in ``history.py``.
 """
 
 from .cache import Part
 from .engine import Unusable, database_url, open_store
+from .hands import played_hand
 from .history import Audits
 from .snapshot import (
     RESTORE_WINDOW,
@@ -38,4 +40,5 @@ __all__ = [
     "options_from_dict",
     "options_to_dict",
     "out_of_reach",
+    "played_hand",
 ]

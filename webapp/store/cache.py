@@ -6,6 +6,10 @@ it is missing: so they are kept here, and only here, each named by its game and 
 labelled with the revision (or settled prefix) it was worked out at. When the pieces kept come
 to more than the budget (``ALLFIVES_CACHE_BYTES``, 64 MiB by default), those used least
 recently go first. Sizes are estimates (see :func:`size_of`), close enough to bound memory.
+
+A piece missing when several requests ask for it at once is made once: the first to ask makes
+it while the others wait for it (a per-key lock, "single flight"), so eight clients opening a
+long game's rescore together cost one replay, not eight.
 """
 
 from __future__ import annotations
@@ -37,6 +41,8 @@ class Part(enum.StrEnum):
     AUDITS = "audits"  # the settled hands' audits (store.history.Audits)
     OLDER_HANDS = "older-hands"  # the game log's older hands, drawn (per link and language)
     QR = "qr"  # a share link's QR code (per link)
+    STARTS = "starts"  # where each hand starts in the log (store.hands), per revision
+    HAND = "hand"  # one hand replayed from its start's snapshot (per start and end)
     CLOCK = "clock"  # R30: when the game's clock started (the first hand's lead in effect)
 
 
@@ -45,6 +51,16 @@ class Piece:
     revision: int
     value: Any
     size: int
+
+
+class _Flight:
+    """The making of one piece: its lock, and how many requests hold or wait for it."""
+
+    __slots__ = ("lock", "users")
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.users = 0
 
 
 class GameCache:
@@ -56,6 +72,7 @@ class GameCache:
             maxsize=budget, getsizeof=lambda piece: piece.size
         )
         self._lock = threading.Lock()
+        self._flights: dict[tuple[str, Hashable, int], _Flight] = {}
 
     def get(self, game_id: str, name: Hashable) -> tuple[int, Any] | None:
         """The piece ``name`` of the game and the revision it was worked out at, if kept."""
@@ -88,10 +105,30 @@ class GameCache:
         (``(Part.QR, url)``)."""
         found = self.at(game_id, piece, revision)
         if found is None:
-            found = make()
-            self.put(game_id, piece, revision, found)
+            found = self._make_once((game_id, piece, revision), make)
         made: Made = found
         return made
+
+    def _make_once(self, key: tuple[str, Hashable, int], make: Callable[[], Made]) -> Made:
+        """The piece ``key`` made by ``make`` and kept, unless a request making it already
+        is, whose piece this one waits for instead (single flight, one lock per key)."""
+        game_id, piece, revision = key
+        with self._lock:
+            flight = self._flights.setdefault(key, _Flight())
+            flight.users += 1
+        try:
+            with flight.lock:
+                found = self.at(game_id, piece, revision)  # made while this one waited
+                if found is None:
+                    found = make()
+                    self.put(game_id, piece, revision, found)
+                made: Made = found
+                return made
+        finally:
+            with self._lock:
+                flight.users -= 1
+                if not flight.users:
+                    del self._flights[key]
 
     def footprint(self, game_id: str) -> int:
         """The estimated bytes of every piece kept for the game."""

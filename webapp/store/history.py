@@ -2,11 +2,12 @@
 or others, for a rescore), the settled prefix of the log, and the audits of the last settled
 hands (R6, R7).
 
-Every page that looks back (the game log, replay, rescore, the audits) reads them here. The
-settled hands never change unless their settlement is undone, so their replay is kept in the
-store's one cache (:mod:`webapp.store.cache`) per settled prefix, and extended hand by hand as
-the game goes on: a page of a game's two-hundredth hand replays the hand being played, not the
-199 before it.
+A page of one hand (its replay, its audit) replays that hand from its start's snapshot
+(:mod:`webapp.store.hands`). A rescore's totals need every hand: the settled hands never change
+unless their settlement is undone, so their replay is kept in the store's one cache
+(:mod:`webapp.store.cache`) per settled prefix, and extended hand by hand as the game goes on:
+after the first, a rescore of a game's two-hundredth hand replays the hand being played, not
+the 199 before it.
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ from ..rules.history import (
     undoes_before,
 )
 from .cache import Part
+from .hands import played_hand, starts
 from .snapshot import Snapshot
 
 if TYPE_CHECKING:
@@ -40,12 +42,11 @@ class Audits:
     """The audits of the last two settled hands (the ones the game log lists move by move), as
     of the game's last settlement in effect; an older hand's is on its replay page."""
 
-    prefix: int  # the settled prefix of the log they were worked out at
     last: int | None  # the hand settled last
     by_hand: Mapping[int, Audit] = field(default_factory=dict)
 
 
-NO_AUDITS = Audits(0, None)
+NO_AUDITS = Audits(None)
 
 
 def hand_audit(played: PlayedHand, options: Options) -> Audit | None:
@@ -72,37 +73,50 @@ def clock_ends(store: Store, snapshot: Snapshot) -> datetime | None:
     if not minutes or snapshot.state.hand_number == 0:
         return None
 
+    # The first hand's actions only: from its start (if kept) to the second hand's start.
+    seqs = starts(store, snapshot)
+    first, end = seqs.get(1, 0), seqs.get(2)
+
     def started() -> datetime | None:
-        log = store.log(snapshot.id)[: snapshot.seq]
+        with store.cursor() as cursor:
+            log = cursor.events(snapshot.id, first, snapshot.seq if end is None else end - 1)
         actions = [recorded(stored) for _, stored, _ in log]
         standing = standing_after((), actions, 0)
         return next((log[i][2] for i in standing if isinstance(actions[i], Play)), None)
 
-    start = store.cache.get_or_make(snapshot.id, Part.CLOCK, snapshot.seq, started)
+    # Once the second hand is dealt, the first hand's lead stands until an undo reaches it.
+    piece, revision = (Part.CLOCK, first, end), 0 if end is not None else snapshot.seq
+    start = store.cache.get_or_make(snapshot.id, piece, revision, started)
     return None if start is None else start + timedelta(minutes=minutes)
 
 
-def history(
-    store: Store, snapshot: Snapshot, options: Options | None = None, keep: bool = True
-) -> History:
+def history(store: Store, snapshot: Snapshot, options: Options | None = None) -> History:
     """The game's log up to ``snapshot`` folded through the rules (its own, or ``options``):
-    the settled hands kept per settled prefix (unless not ``keep``: a game only played on
-    keeps no more than its current hand), the hand after them replayed now."""
+    the settled hands kept per settled prefix and extended hand by hand as the game goes on,
+    made once however many requests ask at once (the cache's single flight); the hand after
+    them replayed now. Every hand, so only what needs them all reads it: the totals of a
+    rescore, and a game whose hands' starts are not all kept (``store.hands``)."""
     rules = snapshot.as_started(options or snapshot.state.options)
     piece = Part.HISTORY if options is None else (Part.RESCORED, options)
     prefix = settled(store, snapshot)
-    kept = store.cache.get(snapshot.id, piece)
-    if kept is not None and kept[0] == prefix:
-        done: History = kept[1]
-    else:
+
+    def made() -> History:
+        kept = store.cache.get(snapshot.id, piece)
         start, earlier = kept if kept is not None and kept[0] < prefix else (0, None)
         between = actions(store, snapshot, start, prefix)
         if earlier is not None and undoes_before(between):  # that settlement was undone
             earlier, between = None, actions(store, snapshot, 0, prefix)
-        done = replay(rules, between, earlier)
-        if keep and (kept is None or kept[0] < prefix):
-            store.cache.put(snapshot.id, piece, prefix, done)
+        return replay(rules, between, earlier)
+
+    done = store.cache.get_or_make(snapshot.id, piece, prefix, made)
     return replay(rules, actions(store, snapshot, prefix), done)
+
+
+def kept(store: Store, snapshot: Snapshot, options: Options) -> bool:
+    """Whether the game's settled hands under ``options`` are kept as of ``snapshot``: if not,
+    a rescore under them replays the whole game."""
+    piece = (Part.RESCORED, options)
+    return store.cache.at(snapshot.id, piece, settled(store, snapshot)) is not None
 
 
 def settled(store: Store, snapshot: Snapshot) -> int:
@@ -123,23 +137,21 @@ def settled(store: Store, snapshot: Snapshot) -> int:
 
 
 def audits(store: Store, snapshot: Snapshot) -> Audits:
-    """The audits of the last two settled hands, and which hand was settled last: worked out
-    once per settlement, from the settled hands' replay (kept only once a page looking back
-    has kept it)."""
+    """The audits of the last two settled hands, and which hand was settled last: each hand
+    replayed from its start (``store.hands``), worked out once per revision."""
     state = snapshot.state
     if not state.results:
         return NO_AUDITS
-    prefix = settled(store, snapshot)
-    kept = store.cache.get(snapshot.id, Part.AUDITS)
-    if kept is not None and kept[0] == prefix and isinstance(kept[1], Audits):
-        found: Audits = kept[1]
-        return found
-    recent = state.hand_number - 1
-    by_hand = {}
-    for hand in history(store, snapshot, keep=False).hands:
-        checked = hand_audit(hand, state.options) if hand.number >= recent else None
-        if checked is not None:
-            by_hand[hand.number] = checked
-    made = Audits(prefix, state.results[-1].number, by_hand)
-    store.cache.put(snapshot.id, Part.AUDITS, prefix, made)
-    return made
+
+    def made() -> Audits:
+        by_hand = {}
+        last = state.results[-1].number  # the hand settled last: none after it to audit
+        for number in range(max(1, state.hand_number - 1), last + 1):
+            played = played_hand(store, snapshot, number)
+            checked = hand_audit(played, state.options) if played is not None else None
+            if checked is not None:
+                by_hand[number] = checked
+        return Audits(last, by_hand)
+
+    found: Audits = store.cache.get_or_make(snapshot.id, Part.AUDITS, snapshot.seq, made)
+    return found

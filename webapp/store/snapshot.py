@@ -3,6 +3,8 @@ reading and writing one, and its options as they are stored and exported."""
 
 from __future__ import annotations
 
+import re
+import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
@@ -15,6 +17,18 @@ from ..rules.messages import N_, Message
 from ..rules.options import check_name
 from ..rules.scorebook import Scorebook
 from .schema import utcnow
+
+_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")
+
+
+def is_id(text: object) -> bool:
+    """Whether ``text`` could be an id at all: anything else is no game, not a query."""
+    return isinstance(text, str) and _ID.fullmatch(text) is not None
+
+
+def new_id() -> str:
+    """128 random bits, URL-safe."""
+    return secrets.token_urlsafe(16)
 
 
 class GameNotFound(LookupError):

@@ -103,6 +103,13 @@ SQL = {
         "SELECT seq, state FROM snapshots WHERE game_id = :game_id AND seq < :below "
         "AND version = :version AND hand <= :reach ORDER BY seq DESC LIMIT 1"
     ),
+    "starts": (
+        "SELECT seq, hand FROM snapshots WHERE game_id = :game_id AND seq <= :upto "
+        "AND version = :version ORDER BY seq"
+    ),
+    "mark_at": (
+        "SELECT state FROM snapshots WHERE game_id = :game_id AND seq = :seq AND version = :version"
+    ),
 }
 
 
@@ -150,6 +157,8 @@ class Driver:
     deleted: Statement
     insert: Statement
     move: Statement
+    starts: Statement
+    mark_at: Statement
     snapshot: Statement
     unsnapshot: Statement
     mark: Statement
@@ -241,6 +250,17 @@ class Cursor:
         reach = 2**31 - 1 if reach is None else reach
         row = self.run(self.driver.mark, **values, reach=reach).fetchone()
         return None if row is None else (int(row[0]), _json(row[1]))
+
+    def starts(self, game_id: str, upto: int, version: str) -> list[tuple[int, int]]:
+        """Every snapshot of ``version`` up to event ``upto``, without its state: ``(seq,
+        hand)``, in order."""
+        rows = self.run(self.driver.starts, game_id=game_id, upto=upto, version=version)
+        return [(int(seq), int(hand)) for seq, hand in rows.fetchall()]
+
+    def mark_at(self, game_id: str, seq: int, version: str) -> dict[str, Any] | None:
+        """The state of the snapshot of event ``seq``, if one of ``version`` is kept."""
+        row = self.run(self.driver.mark_at, game_id=game_id, seq=seq, version=version).fetchone()
+        return None if row is None else _json(row[0])
 
     def new_game(self, game: GameRow, actions: list[dict[str, Any]]) -> None:
         """Insert ``game`` and its first ``actions`` (an import's), stored at its creation."""

@@ -12,9 +12,8 @@ reached back past, is passed over for an earlier one, or for the log from its st
 
 from __future__ import annotations
 
-import re
-import secrets
 from collections.abc import Iterable, Sequence
+from contextlib import AbstractContextManager
 from dataclasses import replace
 from datetime import datetime
 from typing import Any
@@ -46,7 +45,9 @@ from .snapshot import (
     Snapshot,
     StaleRevision,
     deleted_at,
+    is_id,
     last_start,
+    new_id,
     options_from_dict,
     options_to_dict,
     snapshot_row,
@@ -61,19 +62,6 @@ GAME_FULL = N_(
     "this game holds %(most)s actions, the most a game may hold: start a new game to play on",
     most=MAX_ACTIONS,
 )
-
-
-_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")
-
-
-def _is_id(text: object) -> bool:
-    """Whether ``text`` could be an id at all: anything else is no game, not a query."""
-    return isinstance(text, str) and _ID.fullmatch(text) is not None
-
-
-def new_id() -> str:
-    """128 random bits, URL-safe."""
-    return secrets.token_urlsafe(16)
 
 
 class Store:
@@ -120,7 +108,7 @@ class Store:
     def revision(self, game_id: str) -> int:
         """The game's current ``seq``: a cheap question for pages that follow a game (one that
         is gone or deleted is read whole, to say which)."""
-        if not _is_id(game_id):
+        if not is_id(game_id):
             raise GameNotFound(game_id)
         with self._read.cursor() as cursor:
             seq = cursor.seq(game_id, live=True)
@@ -128,7 +116,7 @@ class Store:
 
     def many(self, game_ids: Iterable[str]) -> list[Snapshot]:
         """The games among ``game_ids`` that exist, most recently changed first."""
-        ids = [game_id for game_id in game_ids if _is_id(game_id)][:50]
+        ids = [game_id for game_id in game_ids if is_id(game_id)][:50]
         if not ids:
             return []
         with self._read.cursor() as cursor:
@@ -162,16 +150,15 @@ class Store:
     def create(self, options: Options, stored: Sequence[dict[str, Any]] = ()) -> Snapshot:
         """A new game; with a log in its storage form (``stored``), an imported one: each
         action judged as if the table entered it now (``Scorebook.entered``)."""
-        book, actions = Scorebook.entered(options, stored)
+        book, actions, starts = Scorebook.entered(options, stored)
         log = [to_dict(action) for action in actions]
         now = utcnow()
         game_id, view_id, seq = new_id(), new_id(), len(log)
         game = GameRow(game_id, view_id, options_to_dict(options), seq, now, now)
         with self._write.transaction() as cursor:
             cursor.new_game(game, log)
-            start = last_start(actions, book)
-            if start is not None:
-                cursor.snapshot(game_id, *start)
+            for start, state in starts:  # every hand's start, as if entered live
+                cursor.snapshot(game_id, start, snapshot_row(state))
         self.cache.put(game_id, Part.BOOK, seq, book)
         return Snapshot.of(game, seq, book, now)
 
@@ -294,9 +281,13 @@ class Store:
         """Delete the game (a tombstone: its links say so), or bring it back (``delete=False``),
         as :func:`~.snapshot.deleted_at` allows; when it was deleted (None: brought back)."""
         with self._write.transaction() as cursor:
-            game = cursor.game_to_change(game_id) if _is_id(game_id) else None
+            game = cursor.game_to_change(game_id) if is_id(game_id) else None
             cursor.set_deleted(game_id, when := deleted_at(game, delete))
         return when
+
+    def cursor(self) -> AbstractContextManager[Cursor]:
+        """A cursor to read with (``store.hands``: the snapshots of a game's hands)."""
+        return self._read.cursor()
 
     # --- internals -----------------------------------------------------------------------------
 
@@ -304,7 +295,7 @@ class Store:
     def _row(cursor: Cursor, key: str, by_view: bool = False, lock: bool = False) -> GameRow:
         """The game row by its id (or view id)."""
         game = None
-        if _is_id(key):
+        if is_id(key):
             game = cursor.game_to_change(key) if lock else cursor.game(key, by_view)
         if game is None:
             raise GameNotFound(key)

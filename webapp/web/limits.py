@@ -31,7 +31,10 @@ DEFAULTS = {
     "RATE_LIMIT_LOOKUPS": "30 per minute; 300 per hour",
     # A table steps through a replay or tries a rescore a tap at a time; a script looping on
     # a long game's pages to keep the server busy meets this within seconds.
-    "RATE_LIMIT_HEAVY": "120 per minute; 1500 per hour",
+    "RATE_LIMIT_HEAVY": "20 per 10 seconds; 120 per minute; 1500 per hour",
+    # A rescore under rules not yet worked out for the game replays every hand of it: a table
+    # tries a few; a script trying every target in turn meets this at once.
+    "RATE_LIMIT_REPLAY": "10 per minute; 60 per hour",
 }
 
 
@@ -65,6 +68,9 @@ creating = limiter.shared_limit(
 importing = limiter.shared_limit(lambda: _setting("RATE_LIMIT_IMPORT"), scope="import")
 # The pages that replay a game's past (More, replay, rescore, check) count together.
 heavy = limiter.shared_limit(lambda: _setting("RATE_LIMIT_HEAVY"), scope="heavy")
+# A whole game replayed for a request (``with replaying:`` around it): a rescore under rules
+# whose totals are not kept yet.
+replaying = limiter.shared_limit(lambda: _setting("RATE_LIMIT_REPLAY"), scope="replay")
 
 
 def retry_after() -> str:
