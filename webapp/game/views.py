@@ -15,7 +15,9 @@ from ..rules import RuleError, Status, Tile
 from ..web.game import Table, both_links, create_game, remember, store
 from ..web.htmx import is_htmx
 from ..web.limits import creating, heavy
+from ..store import Snapshot
 from . import bp, screen, settling
+from .delta import Delta, changed
 from .more import more_of, share_links
 from .notice import Notice, change_notice, last_notice
 from .regions import Choice, Entry, Preview
@@ -137,8 +139,13 @@ def show(
     preview: Preview | None = None,
     status: int = 200,
     regions: tuple[str, ...] = ALL_REGIONS,
+    before: Snapshot | None = None,
+    picker_shown: bool = False,
 ) -> ResponseReturnValue:
-    """The game screen; to htmx, only ``regions``, each swapped into place out of band."""
+    """The game screen; to htmx, only ``regions``, each swapped into place out of band, and of
+    those only the ones that differ from ``before``, the game as the phone showed it when it
+    sent the action that made this one (``delta.changed``; ``picker_shown``: it was tapped on
+    the picker as ``before`` draws it)."""
     snapshot = table.snapshot
     if settle is None and snapshot.state.status is Status.HAND_OVER and not table.viewer:
         settle = settling.entered(snapshot.state)
@@ -150,7 +157,11 @@ def show(
         snapshot, table.viewer, notice, choice, settle, preview, turned=turned, clock_ends=ends
     )
     if is_htmx():
-        return render_template("game/_regions.html", screen=view, regions=regions), status
+        delta = Delta(regions)
+        if before is not None and regions == ALL_REGIONS:
+            shown = screen.build(before, table.viewer, turned=turned, clock_ends=ends)
+            delta = changed(shown, view, picker_shown)
+        return render_template("game/_regions.html", screen=view, delta=delta), status
     share = None if table.viewer else share_links(table)
     page = render_template("game/game.html", screen=view, more=more_of(table), share=share)
     return page, status
