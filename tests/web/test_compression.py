@@ -77,3 +77,18 @@ def test_the_answer_to_a_play_comes_gzip_and_says_what_it_varies_on(table: Table
     assert packed.headers["Content-Encoding"] == "gzip"
     assert {"Accept-Encoding", "HX-Request"} <= set(packed.vary)
     assert "Ana led 5-5" in gzip.decompress(packed.get_data()).decode()
+
+
+def test_an_answer_that_fits_in_a_packet_is_sent_as_it_is(table: Table) -> None:
+    """gzip only where it pays: an answer under about 1.5 KB fits one packet either way, so it
+    is sent as it is; a bigger one comes gzip."""
+    table.create("Ana", "Ben", "Cy")
+    plain = table.client.get(f"/api{table.url}").get_data()
+    assert 512 < len(plain) < 1500  # a new game's state: gzip would make it about 600 bytes
+    small = table.client.get(f"/api{table.url}", headers=GZIP)
+    assert small.status_code == 200
+    assert "Content-Encoding" not in small.headers
+    assert small.get_data() == plain
+    assert "Accept-Encoding" in small.vary  # another phone may get it gzip
+    big = table.page(headers=GZIP)  # the game screen, well over a packet
+    assert big.headers["Content-Encoding"] == "gzip"

@@ -52,7 +52,8 @@ def changed(before: Screen, after: Screen, picker_shown: bool) -> Delta:
         if (old.prompt, old.coaching, old.choice) != (new.prompt, new.coaching, new.choice):
             regions.append("work")
         else:
-            tiles = tuple(tile for was, tile in zip(old.tiles, new.tiles, strict=True) if was != tile)
+            pairs = zip(old.tiles, new.tiles, strict=True)
+            tiles = tuple(tile for was, tile in pairs if was != tile)
     else:
         regions.append("work")
     was, now = _controls(before.controls), _controls(after.controls)

@@ -12,10 +12,10 @@ from flask.typing import ResponseReturnValue
 
 from ..i18n.words import gettext
 from ..rules import RuleError, Status, Tile
+from ..store import Snapshot
 from ..web.game import Table, both_links, create_game, remember, store
 from ..web.htmx import is_htmx
 from ..web.limits import creating, heavy
-from ..store import Snapshot
 from . import bp, screen, settling
 from .delta import Delta, changed
 from .more import more_of, share_links
