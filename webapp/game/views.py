@@ -40,10 +40,11 @@ def game_screen(table: Table) -> ResponseReturnValue:
 
 @both_links(bp, "/poll", endpoint="poll")
 def poll(table: Table) -> ResponseReturnValue:
-    """Follow changes made on other phones: 204 while the game is where this page left it."""
-    revision = table.seq if table.viewer else store().revision(table.key)
+    """Follow changes made on other phones: an empty answer while the game is where this page
+    left it (nearly always answered before the app, by ``live.unchanged_polls``)."""
+    revision = store().revision(table.key, table.viewer)
     if request.args.get("seq", type=int) == revision:
-        response = current_app.response_class(status=204)
+        response = current_app.response_class(b"", status=200)
         response.set_etag(str(revision))
         return response
     if not is_htmx():

@@ -71,6 +71,7 @@ SQL = {
         "SELECT id, view_id, options, seq, created_at, updated_at FROM games WHERE view_id = :key"
     ),
     "seq": "SELECT seq FROM games WHERE id = :key",
+    "seq_by_view": "SELECT seq FROM games WHERE view_id = :key",
     "tail": (
         "SELECT seq, action, created_at FROM events "
         "WHERE game_id = :game_id AND seq > :after AND seq <= :upto ORDER BY seq"
@@ -136,6 +137,7 @@ class Driver:
     by_id: Statement
     by_view: Statement
     seq: Statement
+    seq_by_view: Statement
     tail: Statement
     new_game: Statement
     options: Statement
@@ -203,8 +205,9 @@ class Cursor:
         game_id, view_id, options, seq, created, updated = row
         return GameRow(game_id, view_id, _json(options), int(seq), _when(created), _when(updated))
 
-    def seq(self, game_id: str) -> int | None:
-        row = self.run(self.driver.seq, key=game_id).fetchone()
+    def seq(self, key: str, by_view: bool = False) -> int | None:
+        statement = self.driver.seq_by_view if by_view else self.driver.seq
+        row = self.run(statement, key=key).fetchone()
         return None if row is None else int(row[0])
 
     def tail(self, game_id: str, after: int, upto: int) -> list[tuple[int, dict[str, Any]]]:

@@ -117,14 +117,15 @@ class Store:
         with self._read.cursor() as cursor:
             return self._snapshot(cursor, self._row(cursor, view_id, by_view=True))
 
-    def revision(self, game_id: str) -> int:
-        """The game's current ``seq``: a cheap question for pages that follow a game."""
-        if not _is_id(game_id):
-            raise GameNotFound(game_id)
+    def revision(self, key: str, by_view: bool = False) -> int:
+        """The game's current ``seq``, by its id (or view id): a cheap question for pages that
+        follow a game."""
+        if not _is_id(key):
+            raise GameNotFound(key)
         with self._read.cursor() as cursor:
-            seq = cursor.seq(game_id)
+            seq = cursor.seq(key, by_view)
         if seq is None:
-            raise GameNotFound(game_id)
+            raise GameNotFound(key)
         return seq
 
     def many(self, game_ids: Iterable[str]) -> list[Snapshot]:

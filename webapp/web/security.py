@@ -60,6 +60,7 @@ WRONG_HOST = lazy_gettext(
     "or set ALLFIVES_PUBLIC_URL or ALLFIVES_ALLOWED_HOSTS on the server."
 )
 NO_STORE = "no-store"
+HOSTS = "allfives_hosts"  # the Host names the app answers to, when it does not answer any
 
 
 def csrf_token() -> str:
@@ -233,6 +234,7 @@ def behind_proxy(app: Flask) -> None:
     app.session_interface = _SessionInterface()
     if not hosts or "*" in hosts:
         return
+    app.extensions[HOSTS] = hosts
 
     @app.before_request
     def check_host() -> None:
@@ -241,6 +243,21 @@ def behind_proxy(app: Flask) -> None:
         # Static files carry no links, and the refusal page needs its stylesheet.
         if request.endpoint != "static" and not host_is_trusted(request.host, hosts):
             abort(400, str(WRONG_HOST))
+
+
+def answers_host(app: Flask, host: str) -> bool:
+    """Whether the app answers requests naming ``host`` (``ALLOWED_HOSTS``)."""
+    hosts: list[str] | None = app.extensions.get(HOSTS)
+    return hosts is None or host_is_trusted(host, hosts)
+
+
+def plain_headers(app: Flask, secure: bool) -> list[tuple[str, str]]:
+    """The headers every answer of the app carries, for one made without the app's hooks
+    (``secure``: it was asked for over HTTPS)."""
+    headers = [*HEADERS.items(), ("Cache-Control", NO_STORE)]
+    if secure or app.config["SESSION_COOKIE_SECURE"]:
+        headers.append(("Strict-Transport-Security", HSTS))
+    return headers
 
 
 def own_names() -> list[str]:
