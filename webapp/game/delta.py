@@ -1,16 +1,16 @@
 """Which of the game screen's regions an action changed, for the phone that tapped it.
 
 The phone's screen shows the game at the revision its form carried; the answer to its action
-carries only the regions whose view model differs between that revision and the next, each
-swapped into place out of band: the board and the notice, the scores only where they changed,
-the controls only when their state did (Undo alone when only what it takes back
-changed), and of the picker
-only the tiles that changed (a play: the one tile played; with hints, the ones whose hint
-changed). The poll's region (``live``, the revision) and the notice are always sent. The
-forms left in place are given the new revision by one element swapped into each of their
+carries only what differs between that revision and the next, each piece swapped into place
+out of band by its id: the board and the notice (always), the poll's region (``live``, the
+revision: always), the scores side by side (a side's card when its points, its turn or the
+tiles it holds changed), the controls only when their state did (Undo alone when only what it
+takes back changed), and of the picker only the tiles that changed (a play: the one tile
+played; with hints, the ones whose hint changed) and, after the lead, its name (what to tap).
+The forms left in place are given the new revision by one element swapped into each of their
 ``seq`` fields.
 
-Nothing is guessed: both screens are built by ``screen.build`` from the two snapshots, and
+Nothing is guessed: the regions compared are built by ``screen`` from the two snapshots, and
 compared as frozen dataclasses.
 """
 
@@ -33,27 +33,39 @@ class Delta:
     sides: tuple[tuple[int, Side], ...] = ()
     tiles: tuple[PickerTile, ...] = ()
     undo: bool = False  # the Undo button alone: what it takes back changed
+    prompt: bool = False  # the picker's name alone: what to tap changed (after the lead)
 
 
-def changed(before: Screen, after: Screen, picker_shown: bool) -> Delta:
-    """The regions of ``after`` that differ from ``before``. ``picker_shown``: the phone showed
-    ``before``'s picker as built (the action was a tap on it, with the same hints): only then
-    can the picker be sent tile by tile; otherwise its place is sent whole (an end's question
-    may be open there)."""
+@dataclass(frozen=True, slots=True)
+class Shown:
+    """What the phone showed before its action, as far as it is compared: its scores, its
+    controls and, when the action was a tap on it, its picker (``screen.shown``). The board
+    is not: every action changes it (a tile, the boneyard, the last play marked)."""
+
+    scores: Scores
+    controls: Controls | None
+    picker: Picker | None
+
+
+def changed(before: Shown, after: Screen) -> Delta:
+    """The regions of ``after`` that differ from ``before``. The picker is sent tile by tile
+    only if the phone showed ``before.picker`` (the action was a tap on it, with the same
+    hints); otherwise its place is sent whole (an end's question may be open there)."""
     regions = []
     sides = _sides(before.scores, after.scores)
     if sides is None:
         regions.append("scores")
-    if (before.board, before.rules) != (after.board, after.rules):
-        regions.append("board")
+    regions.append("board")
     tiles: tuple[PickerTile, ...] = ()
-    old, new = before.work, after.work
-    if picker_shown and isinstance(old, Picker) and isinstance(new, Picker):
-        if (old.prompt, old.coaching, old.choice) != (new.prompt, new.coaching, new.choice):
+    old, new = before.picker, after.work
+    prompt = False
+    if isinstance(old, Picker) and isinstance(new, Picker):
+        if (old.coaching, old.choice) != (new.coaching, new.choice):
             regions.append("work")
         else:
             pairs = zip(old.tiles, new.tiles, strict=True)
             tiles = tuple(tile for was, tile in pairs if was != tile)
+            prompt = old.prompt != new.prompt
     else:
         regions.append("work")
     was, now = _controls(before.controls), _controls(after.controls)
@@ -65,7 +77,7 @@ def changed(before: Screen, after: Screen, picker_shown: bool) -> Delta:
         regions.append("controls")
     else:
         undo = (was.can_undo, was.undo_text) != (now.can_undo, now.undo_text)
-    return Delta((*regions, *ALWAYS), sides or (), tiles, undo)
+    return Delta((*regions, *ALWAYS), sides or (), tiles, undo, prompt)
 
 
 def _sides(before: Scores, after: Scores) -> tuple[tuple[int, Side], ...] | None:

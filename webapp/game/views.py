@@ -160,8 +160,7 @@ def show(
     if is_htmx():
         delta = Delta(regions)
         if before is not None and regions == ALL_REGIONS:
-            shown = screen.build(before, table.viewer, turned=turned, clock_ends=ends)
-            delta = changed(shown, view, picker_shown)
+            delta = changed(screen.shown(before, table.viewer, picker_shown, ends), view)
         return render_template("game/_regions.html", screen=view, delta=delta), status
     share = None if table.viewer else share_links(table)
     page = render_template("game/game.html", screen=view, more=more_of(table), share=share)

@@ -21,7 +21,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 from urllib.parse import urlsplit
 
-from flask import Flask, abort, current_app, request, session, url_for
+from flask import Flask, abort, current_app, g, request, session, url_for
 from flask.sessions import SecureCookieSession, SecureCookieSessionInterface, SessionMixin
 from flask.wrappers import Request, Response
 from werkzeug.middleware.proxy_fix import ProxyFix
@@ -67,7 +67,15 @@ def csrf_token() -> str:
     """This device's token, made on first use and kept in its signed session cookie. A request
     a page of this site sent carries it back (in its form, or htmx's header): that one is
     printed again, so answering a play needs no session, but only if this server issued it
-    (its signature says so); any other is never printed back."""
+    (its signature says so); any other is never printed back. Worked out once per request:
+    every form prints it."""
+    printed: str | None = g.get("csrf_printed")
+    if printed is None:
+        printed = g.csrf_printed = _csrf_token()
+    return printed
+
+
+def _csrf_token() -> str:
     if from_this_site():
         sent = request.headers.get(CSRF_HEADER) or request.form.get(CSRF_FIELD)
         if sent and _issued(sent):
