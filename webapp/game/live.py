@@ -70,5 +70,5 @@ def _revision(app: Flask, key: str, by_view: bool) -> int | None:
     does not answer: the app says so, and counts it, as for any request)."""
     try:
         return store_of(app).revision(key, by_view)
-    except Exception:
+    except Exception:  # answered by the app instead, which handles each one
         return None

@@ -91,7 +91,7 @@ def language() -> str:
     return request.accept_languages.best_match(languages) or DEFAULT
 
 
-@functools.cache
+@functools.lru_cache(maxsize=16)  # one per language offered
 def _own_name(code: str) -> str:
     """A language named in itself ("română", "ລາວ"), capitalised as a menu item."""
     name = Locale.parse(code).get_display_name(code) or code

@@ -43,7 +43,7 @@ def warm(app: Flask) -> list[int]:
         app.extensions[STORE] = scratch
         try:
             return _play(app)
-        except Exception:
+        except Exception:  # warming is worth trying, never worth not starting
             return [500]
         finally:
             app.extensions[STORE] = real
