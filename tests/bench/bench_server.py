@@ -41,6 +41,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from flask import Flask
+from werkzeug.local import LocalProxy
 
 from webapp import create_app
 from webapp.rules import Play, StartHand, Tile, Undo
@@ -153,8 +154,10 @@ class Bench:
         return game_id
 
     def serve(self, game_id: str) -> None:
-        """The game as a phone is served it: its page, then a play and its undo."""
+        """The game as a phone is served it: its page and its More sheet, then a play and its
+        undo."""
         assert self.client.get(f"/g/{game_id}").status_code == 200
+        assert self.client.get(f"/g/{game_id}/more", headers=HX).status_code == 200
         self.lead_and_undo(game_id, "htmx")
 
 
@@ -292,7 +295,40 @@ def measure_memory(database: Path) -> None:
         f"holds about {CACHE_BUDGET / each:,.0f} such games)",
         "100 KiB",
     )
+    measure_process_caches()
     bench.store.close()
+
+
+def measure_process_caches() -> None:
+    """What the process keeps outside the games' byte budget, each cache bounded: the rules'
+    record of the hands being played (R7a), and every function's cache, by its entries."""
+    from webapp.rules import evidence
+    from webapp.store.cache import size_of
+
+    recent = size_of(evidence._RECENT)
+    print(
+        f"per-process caches outside the byte budget: the hands' records (R7a) "
+        f"{len(evidence._RECENT)} of {evidence._RECENT_SIZE} entries, {recent / 1024:,.0f} KiB"
+    )
+    found = []
+    for name, module in sorted(sys.modules.items()):
+        if not name.startswith("webapp."):
+            continue
+        for attribute, value in vars(module).items():
+            if not callable(value) or isinstance(value, LocalProxy):
+                continue
+            info = getattr(value, "cache_info", None)
+            if callable(info) and getattr(value, "__module__", "") == name:
+                used = info()
+                found.append(f"{name.removeprefix('webapp.')}.{attribute} {used.currsize}")
+                found[-1] += f"/{used.maxsize}"
+    print(f"  functions' caches (entries/most): {', '.join(found)}")
+    figure(
+        "per-process caches outside the byte budget (after the memory run)",
+        f"the hands' records {recent / 1024:,.0f} KiB in {len(evidence._RECENT)} of "
+        f"{evidence._RECENT_SIZE} entries; every function's cache bounded",
+        "bounded",
+    )
 
 
 def measure_bytes(bench: Bench) -> None:
@@ -301,7 +337,10 @@ def measure_bytes(bench: Bench) -> None:
     total = len(page.get_data())
     parts = [f"HTML {len(page.get_data()):,}"]
     html = bench.client.get(f"/g/{game_id}").get_data(as_text=True)
-    for asset in re.findall(r'(?:href|src)="(/static/[^"]+)"', html):
+    # What the browser downloads to show the page: its stylesheet and scripts (the home-screen
+    # icon, rel="apple-touch-icon", is fetched only when the page is added to a home screen).
+    loaded = r'<(?:script src|link rel="stylesheet" href)="(/static/[^"]+)"'
+    for asset in re.findall(loaded, html):
         with bench.client.get(asset, headers=GZIP) as response:
             size = len(response.get_data())
         parts.append(f"{Path(asset).name} {size:,}")
@@ -309,7 +348,7 @@ def measure_bytes(bench: Bench) -> None:
     print(f"first load of the game screen: {total:,} bytes gzip ({', '.join(parts)}); budget 40 KB")
     figure("game screen's first load, gzip", f"{total:,} bytes", "40 KB")
     seq = bench.store.revision(game_id)
-    data = {"seq": seq, "tile": "5-5", "csrf_token": "bench"}
+    data = {"seq": seq, "tile": "5-5", "hints": "0", "csrf_token": TOKEN}
     play = bench.client.post(f"/g/{game_id}/play", data=data, headers={**HX, **GZIP})
     bench.store.apply(game_id, seq + 1, Undo())
     data["seq"] = seq + 2
