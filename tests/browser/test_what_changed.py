@@ -32,7 +32,15 @@ SCREEN = """() => {
 }"""
 
 
+DUPLICATE_IDS = """() => {
+  const ids = Array.from(document.querySelectorAll('[id]'), el => el.id);
+  return ids.filter((id, at) => ids.indexOf(id) !== at);
+}"""
+
+
 def same_as_a_fresh_load(page: Page, fresh: Page) -> None:
+    # A piece swapped by its id lands only in its own place (a tile's drawing is not a target).
+    assert page.evaluate(DUPLICATE_IDS) == []
     fresh.goto(page.url)
     assert revision(fresh) == revision(page)
     patched, loaded = page.evaluate(SCREEN), fresh.evaluate(SCREEN)

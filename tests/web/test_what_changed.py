@@ -49,8 +49,8 @@ def test_a_play_sends_the_board_the_notice_the_tile_played_and_undo_alone(
     tap(playing, "3-2")
     seq = playing.seq
     answer = tap(playing, "2-2")
-    assert sent(answer) == ["live", "side-1", "side-2", "board", "notice", "tile-2-2", "undo"]
-    assert re.search(r'<button id="tile-2-2"[^>]*class="tile played"[^>]*disabled', answer.text)
+    assert sent(answer) == ["live", "side-1", "side-2", "board", "notice", "pick-2-2", "undo"]
+    assert re.search(r'<button id="pick-2-2"[^>]*class="tile played"[^>]*disabled', answer.text)
     assert 'id="work"' not in answer.text and 'id="controls"' not in answer.text
     assert 'aria-label="Undo: Ben played 2-2' in answer.text
     # The forms left in place (the picker's, Draw, Pass, Undo) take the new revision.
@@ -81,7 +81,7 @@ def test_the_picker_is_sent_whole_when_the_phone_may_show_something_else(
     # An end chosen on the question's panel: the picker comes back in its place.
     chosen = playing.play("3-3", "left", htmx=True)
     assert chosen.status_code == 200
-    assert "work" in sent(chosen) and 'id="tile-3-3"' in chosen.text
+    assert "work" in sent(chosen) and 'id="pick-3-3"' in chosen.text
     # Another phone turned the hints on since this picker was drawn: drawn again, with them.
     playing.store.set_screen(playing.game_id, "coaching", True)
     answer = tap(playing, "4-2", hints="0")
@@ -100,4 +100,13 @@ def test_a_stale_tap_and_a_form_without_javascript_are_answered_as_before(
     plain = playing.play("2-2")  # no JavaScript: a redirect to the whole page
     assert plain.status_code == 303
     page = playing.page().text
-    assert 'id="scores"' in page and 'id="tile-2-2"' in page and "hx-swap-oob" not in page
+    assert 'id="scores"' in page and 'id="pick-2-2"' in page and "hx-swap-oob" not in page
+
+
+def test_every_piece_an_answer_may_send_has_an_id_of_its_own(playing: Table) -> None:
+    """A piece is swapped into every element with its id: one id, one element of the page
+    (the tiles' drawings, kept once in the page, are named otherwise)."""
+    tap(playing, "3-2")
+    ids = re.findall(r'\sid="([^"]+)"', playing.page().text)
+    assert len(ids) == len(set(ids)), sorted({i for i in ids if ids.count(i) > 1})
+    assert {"pick-2-2", "side-0", "undo", "picker-prompt"} <= set(ids)
