@@ -52,7 +52,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     from . import game as game_area
     from .home import shell
 
-    security.behind_proxy(app)
+    game_area.live.register(app)  # polls that find nothing changed: before the app's work
+    security.behind_proxy(app)  # (so that the proxy's headers are read before it)
     limits.register(app)
     i18n.register(app)  # the reader's language, before any page is rendered
     words.register(app)  # engine messages printed by templates, in that language

@@ -41,9 +41,10 @@ from collections.abc import Callable
 from pathlib import Path
 
 from flask import Flask
+from werkzeug.local import LocalProxy
 
 from webapp import create_app
-from webapp.rules import StartHand, Undo
+from webapp.rules import Play, StartHand, Tile, Undo
 from webapp.serve.cli import _warm
 from webapp.store import Store
 from webapp.store.cache import BUDGET as CACHE_BUDGET
@@ -51,11 +52,15 @@ from webapp.store.cache import BUDGET as CACHE_BUDGET
 # Run as a script, this folder is on the path but not the repository: the tests' scripts are.
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 from tests.scripts import EXAMPLE_A, scripted_actions
+from webapp.web.security import signed
 
 HX = {"HX-Request": "true", "Sec-Fetch-Site": "same-origin"}
 GZIP = {"Accept-Encoding": "gzip"}
 PHONE = {**HX, **GZIP}  # what a phone's browser sends with an htmx post from the game screen
 SECRET = "bench"
+# The device's token as the server issued it (signed), so a page prints back the one its form
+# sent, as for a real phone, without reading the session.
+TOKEN = signed("bench-device", SECRET)
 FIGURES: list[tuple[str, str, str]] = []  # (figure, measured, budget): the README's rows
 # The CPU time of this process, which serves every request in it: what other programs on the
 # machine do slows the wall clock by as much as a third from run to run, and this far less.
@@ -96,7 +101,7 @@ class Bench:
         self.client = app.test_client()
         self.client.get("/new")  # a session, as a phone has
         with self.client.session_transaction() as session:
-            session["csrf_token"] = "bench"
+            session["csrf_token"] = TOKEN
         self.store: Store = app.extensions["allfives_store"]
 
     def new_game(self, start: bool = True, hints: bool = False) -> str:
@@ -117,10 +122,24 @@ class Bench:
                 f"/api/games/{game_id}/actions", json={"seq": seq, "type": "play", "tile": "5-5"}
             )
         else:
-            data = {"seq": seq, "tile": "5-5", "csrf_token": "bench"}
+            # As the picker's form sends it: the tile, and whether it showed the hints.
+            hints = "1" if self.store.get(game_id).coaching else "0"
+            data = {"seq": seq, "tile": "5-5", "hints": hints, "csrf_token": TOKEN}
+            start = clock()
             response = self.client.post(f"/g/{game_id}/play", data=data, headers=PHONE)
         assert response.status_code == 200, response.status_code
         elapsed = clock() - start
+        self.store.apply(game_id, seq + 1, Undo())
+        return elapsed
+
+    def play_and_undo(self, game_id: str, tile: str) -> float:
+        """A tap on ``tile`` in the picker (it fits one end), timed, and its undo."""
+        seq = self.store.revision(game_id)
+        data = {"seq": seq, "tile": tile, "hints": "0", "csrf_token": TOKEN}
+        start = clock()
+        response = self.client.post(f"/g/{game_id}/play", data=data, headers=PHONE)
+        elapsed = clock() - start
+        assert response.status_code == 200, response.status_code
         self.store.apply(game_id, seq + 1, Undo())
         return elapsed
 
@@ -135,40 +154,55 @@ class Bench:
         return game_id
 
     def serve(self, game_id: str) -> None:
-        """The game as a phone is served it: its page, then a play and its undo."""
+        """The game as a phone is served it: its page and its More sheet, then a play and its
+        undo."""
         assert self.client.get(f"/g/{game_id}").status_code == 200
+        assert self.client.get(f"/g/{game_id}/more", headers=HX).status_code == 200
         self.lead_and_undo(game_id, "htmx")
 
 
 def measure_play(bench: Bench, rounds: int) -> None:
-    """Round after round, the bare endpoint then each kind of play, so that whatever else the
-    machine does slows the reference as much as what is measured against it."""
+    """Round after round, the bare endpoint then each kind of request, so that whatever else
+    the machine does slows the reference as much as what is measured against it: a lead (it
+    changes the picker's name and the controls too), a play mid-hand (3-2 led, then 2-2, which
+    fits one end and scores nothing), each with its undo; a play through the API; and a poll
+    that finds nothing changed, as a following screen sends every 2 s."""
     bare = Flask("bare")
     bare.add_url_rule("/", "bare", lambda: "ok")
     bare_client = bare.test_client()
-    kinds = (
-        ("htmx", False, "htmx play, in-process", 3),
-        ("htmx", True, "htmx play with hints on", 3),
-        ("api", False, "JSON API play", 2),
+    lead, hints, api, mid, watched = (bench.new_game(hints=on) for on in (0, 1, 0, 0, 0))
+    bench.store.apply(mid, 1, Play(Tile.parse("3-2")))
+    poll = f"/v/{bench.store.get(watched).view_id}/poll?seq={bench.store.revision(watched)}"
+
+    def polled() -> float:
+        start = clock()
+        response = bench.client.get(poll, headers=PHONE)
+        assert response.status_code == 200 and response.get_data() == b""
+        return clock() - start
+
+    kinds: tuple[tuple[str, Callable[[], float], int | float], ...] = (
+        ("htmx play, a lead", lambda: bench.lead_and_undo(lead, "htmx"), 4),
+        ("htmx play, a lead, hints on", lambda: bench.lead_and_undo(hints, "htmx"), 4),
+        ("htmx play, mid-hand", lambda: bench.play_and_undo(mid, "2-2"), 4),
+        ("JSON API play", lambda: bench.lead_and_undo(api, "api"), 3),
+        ('"nothing changed" poll', polled, 1.5),
     )
-    games = [bench.new_game(hints=hints) for _, hints, _, _ in kinds]
     samples: list[list[float]] = [[] for _ in range(len(kinds) + 1)]
     for round_number in range(rounds + 20):
         start = clock()
         bare_client.get("/")
-        times = [clock() - start]
-        times += [bench.lead_and_undo(g, path) for g, (path, *_) in zip(games, kinds, strict=True)]
+        times = [clock() - start, *(measure() for _, measure, _ in kinds)]
         if round_number >= 20:  # the first rounds warm up
             for sample, took in zip(samples, times, strict=True):
                 sample.append(took)
-    bare_time, *plays = (statistics.median(sample) for sample in samples)
+    bare_time, *taken = (statistics.median(sample) for sample in samples)
     print(f"bare Flask endpoint (the reference):   {bare_time * 1e6:8.0f} µs")
-    for play, (_, _, name, budget) in zip(plays, kinds, strict=True):
-        ratio = play / bare_time
-        print(f"{name + ':':38} {play * 1e6:8.0f} µs   {ratio:5.1f}× bare (budget {budget}×)")
+    for took, (name, _, budget) in zip(taken, kinds, strict=True):
+        ratio = took / bare_time
+        print(f"{name + ':':38} {took * 1e6:8.0f} µs   {ratio:5.1f}× bare (budget {budget}×)")
         figure(
             f"{name} ÷ a bare Flask endpoint",
-            f"{ratio:.1f}× ({play * 1e3:.2f} ms against {bare_time * 1e6:.0f} µs)",
+            f"{ratio:.1f}× ({took * 1e3:.2f} ms against {bare_time * 1e6:.0f} µs)",
             f"{budget}×",
         )
 
@@ -261,7 +295,40 @@ def measure_memory(database: Path) -> None:
         f"holds about {CACHE_BUDGET / each:,.0f} such games)",
         "100 KiB",
     )
+    measure_process_caches()
     bench.store.close()
+
+
+def measure_process_caches() -> None:
+    """What the process keeps outside the games' byte budget, each cache bounded: the rules'
+    record of the hands being played (R7a), and every function's cache, by its entries."""
+    from webapp.rules import evidence
+    from webapp.store.cache import size_of
+
+    recent = size_of(evidence._RECENT)
+    print(
+        f"per-process caches outside the byte budget: the hands' records (R7a) "
+        f"{len(evidence._RECENT)} of {evidence._RECENT_SIZE} entries, {recent / 1024:,.0f} KiB"
+    )
+    found = []
+    for name, module in sorted(sys.modules.items()):
+        if not name.startswith("webapp."):
+            continue
+        for attribute, value in vars(module).items():
+            if not callable(value) or isinstance(value, LocalProxy):
+                continue
+            info = getattr(value, "cache_info", None)
+            if callable(info) and getattr(value, "__module__", "") == name:
+                used = info()
+                found.append(f"{name.removeprefix('webapp.')}.{attribute} {used.currsize}")
+                found[-1] += f"/{used.maxsize}"
+    print(f"  functions' caches (entries/most): {', '.join(found)}")
+    figure(
+        "per-process caches outside the byte budget (after the memory run)",
+        f"the hands' records {recent / 1024:,.0f} KiB in {len(evidence._RECENT)} of "
+        f"{evidence._RECENT_SIZE} entries; every function's cache bounded",
+        "bounded",
+    )
 
 
 def measure_bytes(bench: Bench) -> None:
@@ -270,7 +337,10 @@ def measure_bytes(bench: Bench) -> None:
     total = len(page.get_data())
     parts = [f"HTML {len(page.get_data()):,}"]
     html = bench.client.get(f"/g/{game_id}").get_data(as_text=True)
-    for asset in re.findall(r'(?:href|src)="(/static/[^"]+)"', html):
+    # What the browser downloads to show the page: its stylesheet and scripts (the home-screen
+    # icon, rel="apple-touch-icon", is fetched only when the page is added to a home screen).
+    loaded = r'<(?:script src|link rel="stylesheet" href)="(/static/[^"]+)"'
+    for asset in re.findall(loaded, html):
         with bench.client.get(asset, headers=GZIP) as response:
             size = len(response.get_data())
         parts.append(f"{Path(asset).name} {size:,}")
@@ -278,7 +348,7 @@ def measure_bytes(bench: Bench) -> None:
     print(f"first load of the game screen: {total:,} bytes gzip ({', '.join(parts)}); budget 40 KB")
     figure("game screen's first load, gzip", f"{total:,} bytes", "40 KB")
     seq = bench.store.revision(game_id)
-    data = {"seq": seq, "tile": "5-5", "csrf_token": "bench"}
+    data = {"seq": seq, "tile": "5-5", "hints": "0", "csrf_token": TOKEN}
     play = bench.client.post(f"/g/{game_id}/play", data=data, headers={**HX, **GZIP})
     bench.store.apply(game_id, seq + 1, Undo())
     data["seq"] = seq + 2
@@ -301,7 +371,7 @@ def measure_mid_hand(bench: Bench, rounds: int) -> None:
     for seq, action in enumerate(EXAMPLE_A[:5].actions(), start=1):
         bench.store.apply(game_id, seq, action)
     _, sixth = EXAMPLE_A[5].form()
-    data = {**sixth, "csrf_token": "bench"}
+    data = {**sixth, "hints": "0", "csrf_token": TOKEN}
 
     def play() -> float:
         seq = bench.store.revision(game_id)

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 from flask import Flask
 
+from tests.tables import Table
 from webapp.serve.cli import announcement
 
 
@@ -27,6 +28,24 @@ def test_a_served_process_compiles_every_template_before_its_first_request(app: 
     assert cache is not None
     compiled = {key[1] for key in cache}  # keyed by (loader, name)
     assert set(names) <= compiled
+
+
+def test_the_warm_up_plays_and_polls_on_a_scratch_database_not_the_real_one(
+    app: Flask, table: Table
+) -> None:
+    """Before its first request a process plays a game through the app (a page in every
+    language, an htmx play, polls, a play through the API), on a database of its own."""
+    from webapp.serve.warm import warm
+
+    table.create("Ana", "Ben")
+    store = app.extensions["allfives_store"]
+    before = store.revision(table.game_id)
+    statuses = warm(app)
+    assert len(statuses) == 7 + len(app.config["LANGUAGES"])
+    assert set(statuses) <= {200, 201}, statuses
+    assert app.extensions["allfives_store"] is store  # the real one again, and untouched
+    assert store.revision(table.game_id) == before
+    assert table.page().status_code == 200
 
 
 # --- what it says once it listens -----------------------------------------------------------

@@ -4,9 +4,12 @@ a part of a file, a file checked again with its ETag, the service worker, a play
 from __future__ import annotations
 
 import gzip
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+import rcssmin
+import rjsmin
 from flask.testing import FlaskClient
 
 from tests.tables import CSRF_TOKEN, HX, Table
@@ -20,14 +23,24 @@ def body_of(client: FlaskClient, path: str, **headers: str) -> tuple[int, dict[s
         return response.status_code, dict(response.headers), response.get_data()
 
 
-@pytest.mark.parametrize("name", ["app.css", "htmx-2.0.11.min.js", "app.js"])
-def test_a_static_file_comes_gzip_and_unpacks_to_the_file(client: FlaskClient, name: str) -> None:
+@pytest.mark.parametrize(
+    ("name", "minify"),
+    [("app.css", rcssmin.cssmin), ("htmx-2.0.11.min.js", None), ("app.js", rjsmin.jsmin)],
+)
+def test_a_static_file_comes_gzip_and_unpacks_to_the_file(
+    client: FlaskClient, name: str, minify: Callable[[bytes], bytes] | None
+) -> None:
+    """Our own stylesheet and script come minified too (their comments are for readers of the
+    source); htmx, already minified, comes as it is."""
     status, headers, body = body_of(client, f"/static/{name}", **GZIP)
     assert status == 200
     assert headers["Content-Encoding"] == "gzip"
     assert "Accept-Encoding" in headers["Vary"]
-    assert gzip.decompress(body) == (STATIC / name).read_bytes()
+    source = (STATIC / name).read_bytes()
+    assert gzip.decompress(body) == (minify(source) if minify else source)
     assert int(headers["Content-Length"]) == len(body)
+    if minify:
+        assert len(gzip.decompress(body)) < 0.85 * len(source)
 
 
 def test_a_gzip_files_etag_is_answered_304_when_the_phone_checks_it(client: FlaskClient) -> None:
@@ -77,3 +90,18 @@ def test_the_answer_to_a_play_comes_gzip_and_says_what_it_varies_on(table: Table
     assert packed.headers["Content-Encoding"] == "gzip"
     assert {"Accept-Encoding", "HX-Request"} <= set(packed.vary)
     assert "Ana led 5-5" in gzip.decompress(packed.get_data()).decode()
+
+
+def test_an_answer_that_fits_in_a_packet_is_sent_as_it_is(table: Table) -> None:
+    """gzip only where it pays: an answer under about 1.5 KB fits one packet either way, so it
+    is sent as it is; a bigger one comes gzip."""
+    table.create("Ana", "Ben", "Cy")
+    plain = table.client.get(f"/api/games/{table.game_id}").get_data()
+    assert 512 < len(plain) < 1500  # a new game's state: gzip would make it about 600 bytes
+    small = table.client.get(f"/api/games/{table.game_id}", headers=GZIP)
+    assert small.status_code == 200
+    assert "Content-Encoding" not in small.headers
+    assert small.get_data() == plain
+    assert "Accept-Encoding" in small.vary  # another phone may get it gzip
+    big = table.page(headers=GZIP)  # the game screen, well over a packet
+    assert big.headers["Content-Encoding"] == "gzip"

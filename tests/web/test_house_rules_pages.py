@@ -119,5 +119,5 @@ def test_the_audit_shows_a_higher_double_than_the_one_led_R21(table: Table) -> N
         assert table.play(tile, end).status_code == 303, tile
     assert table.state.status.value == "hand_over"
     assert table.settle(tiles_1="6-6").status_code == 303
-    shown = text(table.page())
+    shown = text(table.more())  # the audits, in the More sheet
     assert "Ben held 6-6, a higher double than the 5-5 Ana led: the highest double leads" in shown

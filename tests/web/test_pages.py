@@ -611,8 +611,8 @@ def test_the_log_lists_every_action_per_hand_with_points(playing: Table) -> None
 
 
 def regions(response: TestResponse) -> list[str]:
-    """The ids of the regions an htmx answer swaps, each out of band."""
-    return re.findall(r'<\w+ id="(\w+)"[^>]*hx-swap-oob="(?:true|innerHTML)"', response.text)
+    """The ids of the regions (and pieces of regions) an htmx answer swaps, each out of band."""
+    return re.findall(r'<\w+ id="([\w-]+)"[^>]*hx-swap-oob="(?:true|innerHTML)"', response.text)
 
 
 def test_htmx_requests_get_the_regions_a_play_changed(playing: Table) -> None:
@@ -620,7 +620,8 @@ def test_htmx_requests_get_the_regions_a_play_changed(playing: Table) -> None:
     assert response.status_code == 200
     assert "<html" not in response.text
     assert "HX-Request" in response.headers["Vary"]
-    assert regions(response) == ["live", "scores", "board", "notice", "work", "controls"]
+    # Ana's card (10 points) and Ben's (his turn); the picker asks for the next tile now.
+    assert regions(response) == ["live", "side-0", "side-1", "board", "notice", "work", "controls"]
     assert 'id="log"' not in response.text and "Share this game" not in response.text
     assert "Ana scores 10" in text(response)
     assert "HX-Request" in playing.page().headers["Vary"]
@@ -664,7 +665,7 @@ def test_plays_and_polls_do_not_resend_the_session_cookie(playing: Table) -> Non
     """Each response to a tap stays small; opening a game still renews the device's list."""
     assert "Set-Cookie" not in playing.play("5-5", htmx=True).headers
     poll = playing.client.get(f"{playing.url}/poll?seq={playing.seq}", headers=HX)
-    assert poll.status_code == 204 and "Set-Cookie" not in poll.headers
+    assert poll.status_code == 200 and poll.get_data() == b"" and "Set-Cookie" not in poll.headers
     assert "Set-Cookie" in playing.page().headers
 
 

@@ -75,11 +75,19 @@ def test_the_api_reads_by_view_link_and_refuses_writes_with_403(
     assert playing.seq == 1
 
 
-def test_polling_answers_204_while_unchanged_and_the_game_once_changed(playing: Table) -> None:
+def test_polling_answers_nothing_while_unchanged_and_the_game_once_changed(
+    playing: Table,
+) -> None:
     seq = playing.seq
     unchanged = playing.client.get(f"/g/{playing.game_id}/poll?seq={seq}", headers=HX)
-    assert unchanged.status_code == 204
+    # An empty 200 with its length, not a 204: the server keeps the connection after it.
+    assert unchanged.status_code == 200
     assert unchanged.get_data() == b""
+    assert unchanged.headers["Content-Length"] == "0"
+    assert unchanged.headers["Cache-Control"] == "no-store"
+    assert "Set-Cookie" not in unchanged.headers
+    watching = playing.client.get(f"/v/{view_id(playing)}/poll?seq={seq}", headers=HX)
+    assert watching.status_code == 200 and watching.get_data() == b""
     playing.play("6-4")  # entered on another phone
     changed = playing.client.get(f"/g/{playing.game_id}/poll?seq={seq}", headers=HX)
     assert changed.status_code == 200

@@ -55,13 +55,17 @@ def act(
     action: Action,
     refused: Refused,
     again: Mapping[str, str] | None = None,
+    picker_shown: bool = False,
 ) -> ResponseReturnValue:
     """Store ``action`` if the game is still at the submitted revision; then show the game with
-    its outcome. A refusal the table may overrule (R7a) offers to send the same form
-    (``again``) with ``confirm=1``; a stale submission shows the game as it is now."""
+    its outcome: to htmx, the regions that changed from the game as the phone showed it
+    (``picker_shown``: a tap on the picker as that game draws it). A refusal the table may
+    overrule (R7a) offers to send the same form (``again``) with ``confirm=1``; a stale
+    submission shows the game as it is now."""
     seq = submitted_seq()
+    before = table.snapshot
     try:
-        after, outcome = store().apply(table.snapshot.id, seq, action, read=table.snapshot)
+        after, outcome = store().apply(before.id, seq, action, read=before)
     except StaleRevision as stale:
         table.moved_to(stale.current)
         if stale.resent:
@@ -71,7 +75,9 @@ def act(
         confirm = (request.path, again) if refusal.confirmable and again is not None else None
         return refused(refusal_notice(refusal, confirm), 422)
     table.moved_to(after)
-    return shown(table, outcome_notice(after, outcome))
+    if is_htmx():
+        return show(table, outcome_notice(after, outcome), before=before, picker_shown=picker_shown)
+    return redirect(url_for(".screen"), 303)
 
 
 def shown(table: Table, notice: Notice) -> ResponseReturnValue:
@@ -112,7 +118,8 @@ def play(table: Table) -> ResponseReturnValue:
             return act(table, Play(tile, Arm.parse(end)), answer)
         places = table.state.places(tile) if seq == table.seq else ()
         if len(places) <= 1:  # (a stale tap is about an earlier layout: said before anything)
-            return act(table, Play(tile, places[0].arm if places else None), answer)
+            play = Play(tile, places[0].arm if places else None)
+            return act(table, play, answer, picker_shown=_picker_as_drawn(table))
     except RuleError as refusal:
         return answer(refusal_notice(refusal), 422)
     if not is_htmx():
@@ -120,6 +127,13 @@ def play(table: Table) -> ResponseReturnValue:
     # The question is said in the live region too; what it shows stays the last result.
     choice = screen.choice_of(tile, places)
     return show(table, last_notice(table.snapshot), choice=choice, regions=("notice", "work"))
+
+
+def _picker_as_drawn(table: Table) -> bool:
+    """Whether the tap came from the picker as this game draws it: its form says whether it
+    showed the hints (another phone may have turned them on or off since)."""
+    snapshot = table.snapshot
+    return request.form.get("hints") == ("1" if snapshot.coaching or snapshot.learning else "0")
 
 
 @bp.post("/g/<game_id>/draw")

@@ -20,6 +20,7 @@ from ..ui.labels import Why, end_label, settled_players, winner_names
 from ..ui.layouts import draw_layout
 from ..ui.picker import PickerTile, picker_tiles
 from ..ui.race import race
+from .delta import Shown
 from .notice import Notice
 from .regions import (
     Board,
@@ -80,6 +81,21 @@ def build(
         turned=turned,
         title=" · ".join(state.options.players),
         rules=say(state.options.title),
+    )
+
+
+def shown(
+    snapshot: Snapshot, viewer: bool, picker_shown: bool, clock_ends: datetime | None = None
+) -> Shown:
+    """The regions of the game as a phone showed it that an answer compares (``delta.py``):
+    the picker only if the phone tapped on it (``picker_shown``)."""
+    state = snapshot.state
+    coaching = snapshot.coaching or snapshot.learning
+    playing = state.status is Status.PLAYING and not viewer
+    return Shown(
+        scores=scores(state),
+        controls=None if viewer else controls(state, clock_ends),
+        picker=picker(state, coaching) if picker_shown and playing else None,
     )
 
 

@@ -12,10 +12,12 @@ from flask.typing import ResponseReturnValue
 
 from ..i18n.words import gettext
 from ..rules import RuleError, Status, Tile
+from ..store import Snapshot
 from ..web.game import Table, both_links, create_game, remember, store
 from ..web.htmx import is_htmx
 from ..web.limits import creating, heavy
 from . import bp, screen, settling
+from .delta import Delta, changed
 from .more import more_of, share_links
 from .notice import Notice, change_notice, last_notice
 from .regions import Choice, Entry, Preview
@@ -38,10 +40,11 @@ def game_screen(table: Table) -> ResponseReturnValue:
 
 @both_links(bp, "/poll", endpoint="poll")
 def poll(table: Table) -> ResponseReturnValue:
-    """Follow changes made on other phones: 204 while the game is where this page left it."""
-    revision = table.seq if table.viewer else store().revision(table.key)
+    """Follow changes made on other phones: an empty answer while the game is where this page
+    left it (nearly always answered before the app, by ``live.unchanged_polls``)."""
+    revision = store().revision(table.key, table.viewer)
     if request.args.get("seq", type=int) == revision:
-        response = current_app.response_class(status=204)
+        response = current_app.response_class(b"", status=200)
         response.set_etag(str(revision))
         return response
     if not is_htmx():
@@ -140,8 +143,13 @@ def show(
     preview: Preview | None = None,
     status: int = 200,
     regions: tuple[str, ...] = ALL_REGIONS,
+    before: Snapshot | None = None,
+    picker_shown: bool = False,
 ) -> ResponseReturnValue:
-    """The game screen; to htmx, only ``regions``, each swapped into place out of band."""
+    """The game screen; to htmx, only ``regions``, each swapped into place out of band, and of
+    those only the ones that differ from ``before``, the game as the phone showed it when it
+    sent the action that made this one (``delta.changed``; ``picker_shown``: it was tapped on
+    the picker as ``before`` draws it)."""
     snapshot = table.snapshot
     if settle is None and snapshot.state.status is Status.HAND_OVER and not table.viewer:
         settle = settling.entered(snapshot.state)
@@ -153,7 +161,10 @@ def show(
         snapshot, table.viewer, notice, choice, settle, preview, turned=turned, clock_ends=ends
     )
     if is_htmx():
-        return render_template("game/_regions.html", screen=view, regions=regions), status
+        delta = Delta(regions)
+        if before is not None and regions == ALL_REGIONS:
+            delta = changed(screen.shown(before, table.viewer, picker_shown, ends), view)
+        return render_template("game/_regions.html", screen=view, delta=delta), status
     share = None if table.viewer else share_links(table)
     more = more_of(table, built=False)  # the log and audits come when the sheet is opened
     page = render_template("game/game.html", screen=view, more=more, share=share)

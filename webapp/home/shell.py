@@ -13,9 +13,8 @@ from pathlib import Path
 
 from flask import Blueprint, Flask, current_app, jsonify, render_template, url_for
 from flask.typing import ResponseReturnValue
-from flask_babel import get_locale
 
-from ..i18n.words import gettext
+from ..i18n.words import get_locale, gettext
 
 bp = Blueprint("shell", __name__)
 

@@ -22,9 +22,10 @@ from babel.messages.pofile import read_po
 from flask import Blueprint, Flask, current_app, has_request_context, redirect, request, url_for
 from flask.typing import ResponseReturnValue
 from flask.wrappers import Response
-from flask_babel import Babel, get_locale, gettext
+from flask_babel import Babel, gettext
 
 from ..config import StartupError
+from .words import get_locale
 
 LANGUAGES = ("en", "ceb", "ro", "su", "lo", "ha")
 DEFAULT = "en"
@@ -90,7 +91,7 @@ def language() -> str:
     return request.accept_languages.best_match(languages) or DEFAULT
 
 
-@functools.cache
+@functools.lru_cache(maxsize=16)  # one per language offered
 def _own_name(code: str) -> str:
     """A language named in itself ("română", "ລາວ"), capitalised as a menu item."""
     name = Locale.parse(code).get_display_name(code) or code
@@ -126,7 +127,7 @@ def _same_origin_path(target: str) -> str | None:
 
 def menu() -> dict[str, Any]:
     """The language switcher's view model: the current language, and a link for each."""
-    current = str(get_locale() or DEFAULT)
+    current = str(get_locale())
     here = _here()
     return {
         "current": current,
@@ -181,7 +182,7 @@ def register(app: Flask) -> None:
 
     @app.context_processor
     def page_language() -> dict[str, Any]:
-        locale = get_locale() or Locale.parse(DEFAULT)
+        locale = get_locale()
         return {
             "page_lang": str(locale).replace("_", "-"),
             "page_dir": locale.text_direction,
@@ -191,6 +192,6 @@ def register(app: Flask) -> None:
     @app.after_request
     def say_language(response: Response) -> Response:
         if request.endpoint != "static":
-            response.headers["Content-Language"] = str(get_locale() or DEFAULT).replace("_", "-")
+            response.headers["Content-Language"] = str(get_locale()).replace("_", "-")
             response.vary.update(("Accept-Language", "Cookie"))
         return response

@@ -25,6 +25,8 @@ import flask_babel
 from babel import Locale
 from babel.lists import format_list
 from babel.numbers import format_decimal
+from babel.support import NullTranslations
+from flask import g, has_app_context
 from flask_babel import LazyString, get_translations
 from jinja2 import pass_context
 
@@ -36,6 +38,7 @@ if TYPE_CHECKING:
     from flask import Flask
 
 SOURCE = "en"  # the language the engine's templates are written in
+SOURCE_LOCALE: Final = Locale.parse(SOURCE)
 
 # An end named inside a sentence ("on the %(end)s end") may take another form than the end alone
 # on a button: Romanian "Stânga" but "la capătul din stânga", "la capătul de sus". A parameter
@@ -63,11 +66,13 @@ def say(said: object) -> str:
 
 
 def gettext(string: str, **variables: object) -> str:
-    return str(flask_babel.gettext(string, **variables))
+    text = catalog().ugettext(string)
+    return text % variables if variables else text
 
 
 def ngettext(singular: str, plural: str, num: int, **variables: object) -> str:
-    return str(flask_babel.ngettext(singular, plural, num, **variables))
+    variables.setdefault("num", num)
+    return catalog().ungettext(singular, plural, num) % variables
 
 
 def lazy_gettext(string: str, **variables: object) -> LazyString:
@@ -81,9 +86,26 @@ def format_timedelta(delta: timedelta) -> str:
 
 
 def get_locale() -> Locale:
-    """The request's locale; the engine's own language outside a request."""
-    found = flask_babel.get_locale()
-    return found if isinstance(found, Locale) else Locale.parse(SOURCE)
+    """The request's locale, looked up once per request (Flask-Babel's lookup goes through
+    several context proxies each time); the engine's own language outside a request."""
+    if not has_app_context():
+        return SOURCE_LOCALE
+    found: Locale | None = g.get("reader_locale")
+    if found is None:
+        chosen = flask_babel.get_locale()
+        found = g.reader_locale = chosen if isinstance(chosen, Locale) else SOURCE_LOCALE
+    return found
+
+
+def catalog() -> NullTranslations:
+    """The request's catalog in the reader's language, looked up once per request: every
+    sentence of the request, the templates' too, is translated through it."""
+    if not has_app_context():
+        return NullTranslations()
+    found: NullTranslations | None = g.get("reader_catalog")
+    if found is None:
+        found = g.reader_catalog = get_translations()
+    return found
 
 
 def say_capitalized(said: object) -> str:
@@ -97,6 +119,16 @@ def register(app: Flask) -> None:
     :mod:`webapp.i18n`)."""
     app.jinja_env.finalize = _printed
     app.jinja_env.filters["end_name"] = end_name
+    # Flask-Babel's own callables look the catalog up afresh for every sentence.
+    app.jinja_env.install_gettext_callables(  # type: ignore[attr-defined]
+        gettext=lambda string: catalog().ugettext(string),
+        ngettext=lambda singular, plural, n: catalog().ungettext(singular, plural, n),
+        newstyle=True,
+        pgettext=lambda context, string: catalog().upgettext(context, string),
+        npgettext=lambda context, singular, plural, n: catalog().unpgettext(
+            context, singular, plural, n
+        ),
+    )
     # A message given to a template's _() or {% trans %} as a parameter is said too, in the
     # reader's language, before the sentence is filled in.
     for name in ("gettext", "ngettext"):
@@ -157,7 +189,7 @@ def _message(said: Message, locale: Locale, in_a_sentence: bool = False) -> str:
         name: _say(value, locale, name == "end" or (in_a_sentence and name == "direction"))
         for name, value in said.params.items()
     }
-    translations = get_translations()
+    translations = catalog()
     if in_a_sentence and said.template in _ENDS_IN_A_SENTENCE:
         template = str(_ENDS_IN_A_SENTENCE[said.template])
         english = said.template

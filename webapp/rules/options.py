@@ -29,7 +29,7 @@ import enum
 import unicodedata
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, fields
-from functools import cache
+from functools import lru_cache
 from typing import Any, Final
 
 from .errors import BadOptions, IllegalAction
@@ -615,7 +615,7 @@ _VARIANT_OPTIONS: Final = tuple(
 )
 
 
-@cache
+@lru_cache(maxsize=256)  # one per set of rules in play
 def _variant(**options: Any) -> Variant:
     """One :class:`Variant` per set of rules: every layout of a game shares its game's."""
     return Variant(**options)

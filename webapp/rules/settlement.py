@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from itertools import combinations
 
 from .errors import ImpossibleReport
@@ -352,7 +352,7 @@ def _shared_out(values: tuple[int, ...], wanted: tuple[tuple[int, int], ...], sp
     return search(0, tuple(sorted(wanted)), spare)
 
 
-@cache
+@lru_cache(maxsize=1024)  # at most 29 × 7 arguments
 def _splits(available: int, ways: int) -> tuple[tuple[int, ...], ...]:
     """Every way of sharing exactly ``available`` tiles among ``ways`` places."""
     if ways == 1:
@@ -425,7 +425,7 @@ def _check_pips(name: str, count: int, pips: int, free: tuple[Tile, ...]) -> Non
         )
 
 
-@cache
+@lru_cache(maxsize=256)  # a new one per hand settled: bounded
 def _reachable(values: tuple[int, ...], count: int) -> frozenset[int]:
     """Every pip total of ``count`` distinct tiles whose pips are ``values``."""
     sums: list[set[int]] = [set() for _ in range(count + 1)]

@@ -126,10 +126,12 @@ def _one_line(error: BaseException) -> str:
 
 
 def _warm(app: Flask) -> Flask:
-    """Compile every template before the first request: compiled on demand, they made each
-    new process's first plays wait 0.2 to 0.6 s."""
-    for name in app.jinja_env.list_templates(extensions=["html"]):
-        app.jinja_env.get_template(name)
+    """Warm the process before its first request (``warm.py``): compiled on demand, templates
+    made each new process's first plays wait 0.2 to 0.6 s, and the first play and poll
+    loaded catalogs and locale data."""
+    from .warm import warm
+
+    warm(app)
     return app
 
 

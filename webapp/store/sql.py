@@ -77,6 +77,7 @@ SQL = {
     ),
     "seq": "SELECT seq FROM games WHERE id = :key",
     "live_seq": "SELECT seq FROM games WHERE id = :key AND deleted_at IS NULL",
+    "live_seq_by_view": "SELECT seq FROM games WHERE view_id = :key AND deleted_at IS NULL",
     "tail": (
         "SELECT seq, action, created_at FROM events "
         "WHERE game_id = :game_id AND seq > :after AND seq <= :upto ORDER BY seq"
@@ -151,6 +152,7 @@ class Driver:
     by_view: Statement
     seq: Statement
     live_seq: Statement
+    live_seq_by_view: Statement
     tail: Statement
     new_game: Statement
     options: Statement
@@ -224,9 +226,13 @@ class Cursor:
             game_id, view_id, _json(options), int(seq), _when(created), _when(updated), gone
         )
 
-    def seq(self, game_id: str, live: bool = False) -> int | None:
-        """The game's revision; ``live``: None for a deleted game too."""
-        row = self.run(self.driver.live_seq if live else self.driver.seq, key=game_id).fetchone()
+    def seq(self, key: str, live: bool = False, by_view: bool = False) -> int | None:
+        """The game's revision by its id (or view id); ``live``: None for a deleted game too."""
+        if live:
+            statement = self.driver.live_seq_by_view if by_view else self.driver.live_seq
+        else:
+            statement = self.driver.seq
+        row = self.run(statement, key=key).fetchone()
         return None if row is None else int(row[0])
 
     def tail(self, game_id: str, after: int, upto: int) -> list[tuple[int, dict[str, Any]]]:

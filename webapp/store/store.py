@@ -105,14 +105,14 @@ class Store:
         with self._read.cursor() as cursor:
             return self._snapshot(cursor, self._row(cursor, view_id, by_view=True))
 
-    def revision(self, game_id: str) -> int:
-        """The game's current ``seq``: a cheap question for pages that follow a game (one that
-        is gone or deleted is read whole, to say which)."""
-        if not is_id(game_id):
-            raise GameNotFound(game_id)
+    def revision(self, key: str, by_view: bool = False) -> int:
+        """The game's current ``seq``, by its id (or view id): a cheap question for pages that
+        follow a game (one that is gone or deleted is read whole, to say which)."""
+        if not is_id(key):
+            raise GameNotFound(key)
         with self._read.cursor() as cursor:
-            seq = cursor.seq(game_id, live=True)
-        return seq if seq is not None else self.get(game_id).seq
+            seq = cursor.seq(key, live=True, by_view=by_view)
+        return seq if seq is not None else (self.get_by_view(key) if by_view else self.get(key)).seq
 
     def many(self, game_ids: Iterable[str]) -> list[Snapshot]:
         """The games among ``game_ids`` that exist, most recently changed first."""

@@ -9,7 +9,7 @@ worked example A of RULES.md, played on until Ana goes out, then settled as in e
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cache
+from functools import lru_cache
 
 from flask_babel import LazyString
 
@@ -189,7 +189,7 @@ def options() -> Options:
     return Options.make(list(PLAYERS), deal=DEAL_OPTION)
 
 
-@cache
+@lru_cache(maxsize=1)
 def steps() -> tuple[Step, ...]:
     """The whole guided hand, computed once by the rules engine."""
     state = GameState.new(options())

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import cache
+from functools import lru_cache
 
 from flask.blueprints import BlueprintSetupState
 from flask.typing import ResponseReturnValue
@@ -62,7 +62,7 @@ def rules() -> ResponseReturnValue:
     return render_page("teaching/rules.html", page)
 
 
-@cache
+@lru_cache(maxsize=64)  # the rules page draws 16
 def diagram(notation: str, preset: str = "seed", **rules: str) -> Diagram:
     """A small drawn example for the rules page, from a board written like the practice URL
     and played by a preset's rules (R17, R18): the layout, its count, the points of its last

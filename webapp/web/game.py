@@ -29,7 +29,11 @@ View = TypeVar("View", bound=Callable[..., Any])
 
 
 def store() -> Store:
-    found: Store = current_app.extensions["allfives_store"]
+    return store_of(current_app)
+
+
+def store_of(app: Flask) -> Store:
+    found: Store = app.extensions["allfives_store"]
     return found
 
 

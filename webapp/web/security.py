@@ -21,7 +21,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 from urllib.parse import urlsplit
 
-from flask import Flask, abort, current_app, request, session, url_for
+from flask import Flask, abort, current_app, g, request, session, url_for
 from flask.sessions import SecureCookieSession, SecureCookieSessionInterface, SessionMixin
 from flask.wrappers import Request, Response
 from werkzeug.middleware.proxy_fix import ProxyFix
@@ -60,13 +60,22 @@ WRONG_HOST = lazy_gettext(
     "or set ALLFIVES_PUBLIC_URL or ALLFIVES_ALLOWED_HOSTS on the server."
 )
 NO_STORE = "no-store"
+HOSTS = "allfives_hosts"  # the Host names the app answers to, when it does not answer any
 
 
 def csrf_token() -> str:
     """This device's token, made on first use and kept in its signed session cookie. A request
     a page of this site sent carries it back (in its form, or htmx's header): that one is
     printed again, so answering a play needs no session, but only if this server issued it
-    (its signature says so); any other is never printed back."""
+    (its signature says so); any other is never printed back. Worked out once per request:
+    every form prints it."""
+    printed: str | None = g.get("csrf_printed")
+    if printed is None:
+        printed = g.csrf_printed = _csrf_token()
+    return printed
+
+
+def _csrf_token() -> str:
     if from_this_site():
         sent = request.headers.get(CSRF_HEADER) or request.form.get(CSRF_FIELD)
         if sent and _issued(sent):
@@ -233,6 +242,7 @@ def behind_proxy(app: Flask) -> None:
     app.session_interface = _SessionInterface()
     if not hosts or "*" in hosts:
         return
+    app.extensions[HOSTS] = hosts
 
     @app.before_request
     def check_host() -> None:
@@ -241,6 +251,21 @@ def behind_proxy(app: Flask) -> None:
         # Static files carry no links, and the refusal page needs its stylesheet.
         if request.endpoint != "static" and not host_is_trusted(request.host, hosts):
             abort(400, str(WRONG_HOST))
+
+
+def answers_host(app: Flask, host: str) -> bool:
+    """Whether the app answers requests naming ``host`` (``ALLOWED_HOSTS``)."""
+    hosts: list[str] | None = app.extensions.get(HOSTS)
+    return hosts is None or host_is_trusted(host, hosts)
+
+
+def plain_headers(app: Flask, secure: bool) -> list[tuple[str, str]]:
+    """The headers every answer of the app carries, for one made without the app's hooks
+    (``secure``: it was asked for over HTTPS)."""
+    headers = [*HEADERS.items(), ("Cache-Control", NO_STORE)]
+    if secure or app.config["SESSION_COOKIE_SECURE"]:
+        headers.append(("Strict-Transport-Security", HSTS))
+    return headers
 
 
 def own_names() -> list[str]:
