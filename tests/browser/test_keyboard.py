@@ -90,7 +90,8 @@ def focus_is(page: Page, selector: str, what: str) -> None:
     """The focus is on an element matching ``selector`` once the answer has settled, never on
     <body>."""
     page.wait_for_function(
-        "s => document.activeElement && document.activeElement.matches(s)", arg=selector,
+        "s => document.activeElement && document.activeElement.matches(s)",
+        arg=selector,
         timeout=ANSWER,
     )
     assert page.evaluate("document.activeElement !== document.body"), what

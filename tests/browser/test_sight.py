@@ -26,18 +26,20 @@ OVERFLOWS = """() => {
   const width = document.documentElement.clientWidth;
   const found = [];
   const name = el => el.tagName.toLowerCase() + (el.id ? "#" + el.id : "") +
-    (el.className && typeof el.className === "string" ? "." + el.className.trim().split(/\\s+/).join(".") : "");
-  if (document.documentElement.scrollWidth > width + 1) {
-    found.push("the page scrolls sideways: " + document.documentElement.scrollWidth + " > " + width);
-  }
+    (typeof el.className === "string" && el.className ? "." + el.className.trim() : "");
+  const wide = document.documentElement.scrollWidth;
+  if (wide > width + 1) found.push("the page scrolls sideways: " + wide + " > " + width);
+  const unseen = "[hidden], .visually-hidden, svg, details:not([open]) > :not(summary)";
   for (const el of document.body.querySelectorAll("*")) {
     const style = getComputedStyle(el);
-    if (style.display === "none" || style.visibility === "hidden" || el.closest("[hidden], .visually-hidden, svg, details:not([open]) > :not(summary)")) continue;
+    if (style.display === "none" || style.visibility === "hidden" || el.closest(unseen)) continue;
     const box = el.getBoundingClientRect();
     if (!box.width || !box.height) continue;
     const text = Array.from(el.childNodes).some(n => n.nodeType === 3 && n.textContent.trim());
     let scroller = el.parentElement;  // a table that scrolls on its own (1.4.10's exception)
-    while (scroller && !/(auto|scroll)/.test(getComputedStyle(scroller).overflowX)) scroller = scroller.parentElement;
+    while (scroller && !/(auto|scroll)/.test(getComputedStyle(scroller).overflowX)) {
+      scroller = scroller.parentElement;
+    }
     if (scroller && scroller !== document.documentElement && scroller !== document.body) continue;
     if (text && box.right > width + 1) found.push(name(el) + " ends at " + Math.round(box.right));
     const clips = /(hidden|clip)/.test(style.overflowX) && style.textOverflow !== "ellipsis";
@@ -53,14 +55,15 @@ SMALL = """min => {
   for (const el of document.querySelectorAll(controls)) {
     const box = el.getBoundingClientRect();
     const style = getComputedStyle(el);
-    if (!box.width || !box.height || style.visibility === "hidden" || el.closest(".visually-hidden")) continue;
+    if (!box.width || !box.height || style.visibility === "hidden") continue;
+    if (el.closest(".visually-hidden")) continue;
     if (el.tagName === "INPUT" && style.opacity === "0") continue;  // its label is the target
     const inSentence = style.display === "inline" && el.parentElement &&
       Array.from(el.parentElement.childNodes).some(n => n.nodeType === 3 && n.textContent.trim());
     if (inSentence) continue;
     if (box.width < min - 0.5 || box.height < min - 0.5) {
-      found.push((el.textContent.trim() || el.getAttribute("aria-label") || el.outerHTML.slice(0, 60)) +
-        " " + Math.round(box.width) + "×" + Math.round(box.height));
+      const what = el.textContent.trim() || el.getAttribute("aria-label") || el.tagName;
+      found.push(what + " " + Math.round(box.width) + "×" + Math.round(box.height));
     }
   }
   return found.slice(0, 8);

@@ -124,17 +124,17 @@ def scores_said(state: GameState) -> tuple[str, str]:
     options = state.options
     variant = options.variant
     names = [options.side_name(side) for side in range(options.side_count)]
-    each = Items(
-        tuple(gettext("%(side)s %(score)s", side=n, score=s) for n, s in zip(names, state.scores))
-    )
+    scored = tuple(zip(names, state.scores, strict=True))
+    each = Items(tuple(gettext("%(side)s %(score)s", side=n, score=s) for n, s in scored))
     said = gettext("Scores: %(scores)s.", scores=say(each))
     needs = []
-    for name, score in zip(names, state.scores):
+    for name, score in scored:
         lacking = variant.still_needed(score, options.goal)
         if not lacking:
             needs.append(gettext("%(side)s has reached it", side=name))
         elif variant.finishes_exactly:
-            needs.append(ngettext("%(side)s exactly %(num)s", "%(side)s exactly %(num)s", lacking, side=name))
+            exactly = "%(side)s exactly %(num)s"
+            needs.append(ngettext(exactly, exactly, lacking, side=name))
         else:
             needs.append(ngettext("%(side)s %(num)s", "%(side)s %(num)s", lacking, side=name))
     needed = gettext(
@@ -201,9 +201,7 @@ def board(state: GameState, turned: bool) -> Board:
     ends = Items(tuple(f"{say(arm_name(arm))} {pip}" for arm, pip in layout.open_ends.items()))
     tiles = Items(tuple(p.label for p in drawing.pieces))
     title = gettext("Layout: %(tiles)s. Open ends: %(ends)s.", tiles=say(tiles), ends=say(ends))
-    ends_said = gettext(
-        "Open ends: %(ends)s. Count %(count)s.", ends=say(ends), count=layout.count
-    )
+    ends_said = gettext("Open ends: %(ends)s. Count %(count)s.", ends=say(ends), count=layout.count)
     return Board(
         facts, drawing, title, layout.count, layout.breakdown, turned=turned, ends=ends_said
     )
