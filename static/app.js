@@ -640,6 +640,252 @@
     if (target) target.focus();
   }
 
+  // --- what is said: the live region's verbosity, speech, on demand ---------------------------
+  // This phone's ⚙ sets how much the live region says after a play: "full" (all of the notice:
+  // tile, points, who is next, the scores) or "short" (what [data-long] does not mark: the
+  // points, a refusal and its reason). The marked parts are hidden from the ear before the
+  // notice is swapped in, so a screen reader never hears them. "Speak results" says the same
+  // aloud with the browser's speech synthesis, in the page's language, when the phone has a
+  // voice for it; when it has none nothing is said (another language's voice would garble the
+  // words) and the ⚙ panel says so.
+
+  var VERBOSITY_KEY = PREFIX + "verbosity";
+  var SPEAK_KEY = PREFIX + "speak";
+
+  function shortly() { return load(VERBOSITY_KEY, "full") === "short"; }
+
+  function hideLong(root) {
+    root.querySelectorAll("[data-long]").forEach(function (el) {
+      if (shortly()) el.setAttribute("aria-hidden", "true");
+      else el.removeAttribute("aria-hidden");
+    });
+  }
+
+  // The text an element says to the ear: without what is hidden from it.
+  function saidIn(element) {
+    var text = "";
+    element.childNodes.forEach(function (node) {
+      if (node.nodeType === 3) text += node.textContent;
+      else if (node.nodeType === 1 && !node.hidden && node.getAttribute("aria-hidden") !== "true") {
+        text += " " + saidIn(node) + " ";
+      }
+    });
+    return text.replace(/\s+/g, " ").trim();
+  }
+
+  function voiceFor(lang) {
+    var voices = window.speechSynthesis ? window.speechSynthesis.getVoices() : [];
+    var mine = voices.filter(function (voice) {
+      return String(voice.lang).toLowerCase().split(/[-_]/)[0] === lang;
+    });
+    return mine.filter(function (voice) { return voice.localService; })[0] || mine[0] || null;
+  }
+
+  function speechNote() {
+    var note = document.querySelector("[data-speak-note]");
+    if (!note) return;
+    var on = load(SPEAK_KEY, null) === "on";
+    var key = on ? "on" : "off";
+    if (on && !window.speechSynthesis) key = "unsupported";
+    else if (on && !voiceFor(document.documentElement.lang)) key = "novoice";
+    note.textContent = words(note, key);
+    document.querySelectorAll("[data-speak]").forEach(function (button) {
+      button.setAttribute("aria-pressed", on ? "true" : "false");
+    });
+  }
+
+  function speak(text) {
+    if (load(SPEAK_KEY, null) !== "on" || !window.speechSynthesis || !text) return;
+    var voice = voiceFor(document.documentElement.lang);
+    if (!voice) return;
+    var utterance = new window.SpeechSynthesisUtterance(text);
+    utterance.voice = voice;
+    utterance.lang = voice.lang;
+    window.speechSynthesis.cancel(); // the newest result, not a queue of old ones
+    window.speechSynthesis.speak(utterance);
+  }
+
+  // Said on demand (the keys o, s, n): a line added to the live region, under the notice.
+  function readOut(text) {
+    var notice = document.getElementById("notice");
+    if (!notice || !text) return;
+    var old = notice.querySelector("[data-readout]");
+    if (old) old.remove(); // a new line, so the same words are said again
+    var line = part("p", "visually-hidden", text);
+    line.setAttribute("data-readout", "");
+    notice.appendChild(line);
+    speak(text);
+  }
+
+  document.addEventListener("htmx:oobBeforeSwap", function (event) {
+    var fragment = event.detail.fragment;
+    if (event.detail.target.id === "notice" && fragment) hideLong(fragment);
+  });
+  document.addEventListener("htmx:oobAfterSwap", function (event) {
+    if (event.detail.target.id === "notice") speak(saidIn(event.detail.target));
+  });
+
+  function showVerbosity() {
+    var chosen = shortly() ? "short" : "full";
+    document.querySelectorAll("[data-verbosity]").forEach(function (button) {
+      button.setAttribute("aria-pressed", button.dataset.verbosity === chosen ? "true" : "false");
+    });
+  }
+
+  document.addEventListener("click", function (event) {
+    var target = event.target.closest && event.target.closest("[data-verbosity], [data-speak]");
+    if (!target) return;
+    if (target.hasAttribute("data-speak")) {
+      save(SPEAK_KEY, target.getAttribute("aria-pressed") === "true" ? null : "on");
+    } else {
+      save(VERBOSITY_KEY, target.dataset.verbosity === "short" ? "short" : null);
+      hideLong(document);
+    }
+    showVerbosity();
+    speechNote();
+  });
+  if (window.speechSynthesis && window.speechSynthesis.addEventListener) {
+    window.speechSynthesis.addEventListener("voiceschanged", speechNote);
+  }
+
+  // --- the keyboard on the game screen: [data-keys] ------------------------------------------
+  // A tile is played by typing its two numbers ("6" then "4", either order): its button is
+  // pressed, so the server decides as for a tap (it fits one end: played; several: the end
+  // choice, where 1, 2, … pick an end and Esc cancels). The arrows move among the tiles, or the
+  // ends (one tab stop each). d, p, u press Draw, Pass, Undo; o, s, n say the open ends, the
+  // scores and what each side needs ([data-read], drawn by the server); ? shows the keys (in
+  // More). The keys work only while the focus is in the game (WCAG 2.1.4), never in a text
+  // field or with Ctrl, Alt or Meta. Every sentence is the page's own (#game's data-say-*).
+
+  var half = null; // the first number of a tile typed: {digit, at}
+  var HALF_MS = 4000;
+  var PRESS = { d: "#controls .draw", p: "#controls .pass", u: "#controls .undo" };
+
+  function tileButtons() {
+    return Array.prototype.slice.call(document.querySelectorAll("#work form.tiles button[name=tile]"));
+  }
+
+  function choiceButtons() {
+    return Array.prototype.slice.call(document.querySelectorAll("#work .choice .choice-button"));
+  }
+
+  // One tab stop for the 28 tiles: the focused one (or the first that can be played).
+  function rove() {
+    var tiles = tileButtons();
+    var current = tiles.indexOf(document.activeElement) >= 0 ? document.activeElement :
+      tiles.filter(function (button) { return !button.disabled; })[0];
+    tiles.forEach(function (button) { button.tabIndex = button === current ? 0 : -1; });
+  }
+
+  function markHalf(digit) {
+    tileButtons().forEach(function (button) {
+      button.classList.toggle("keyed", digit !== null && button.value.indexOf(digit) >= 0);
+    });
+  }
+
+  function press(control) {
+    control.focus();
+    control.click();
+  }
+
+  function typeNumber(digit) {
+    var keys = document.querySelector("[data-keys]");
+    var now = Date.now();
+    if (!half || now - half.at > HALF_MS) {
+      half = { digit: digit, at: now };
+      markHalf(digit);
+      readOut(words(keys, "half", { number: digit }));
+      return;
+    }
+    var first = half.digit;
+    half = null;
+    markHalf(null);
+    var found = tileButtons().filter(function (button) {
+      return button.value === first + "-" + digit || button.value === digit + "-" + first;
+    })[0];
+    if (!found) return;
+    if (found.disabled) readOut(words(keys, "played", { tile: found.value }));
+    else press(found);
+  }
+
+  // The next control from `from` in `list`, `step` at a time, skipping what cannot be pressed.
+  function moveIn(list, from, step) {
+    var at = list.indexOf(from);
+    if (at < 0) return list.filter(function (el) { return !el.disabled; })[0];
+    for (var i = at + step; i >= 0 && i < list.length; i += step) {
+      if (!list[i].disabled) return list[i];
+    }
+    return null;
+  }
+
+  function arrow(key) {
+    var choices = choiceButtons();
+    var back = key === "ArrowLeft" || key === "ArrowUp" ? -1 : 1;
+    if (choices.length) {
+      var cancel = document.querySelector("#work .choice-cancel");
+      var stops = cancel ? choices.concat([cancel]) : choices;
+      var at = stops.indexOf(document.activeElement);
+      stops[(at + back + stops.length) % stops.length].focus();
+      return true;
+    }
+    var tiles = tileButtons();
+    if (!tiles.length) return false;
+    var form = tiles[0].form;
+    var columns = window.getComputedStyle(form).gridTemplateColumns.split(" ").length || 7;
+    var step = key === "ArrowUp" || key === "ArrowDown" ? back * columns : back;
+    var next = moveIn(tiles, document.activeElement, step);
+    if (next) { next.focus(); rove(); }
+    return true;
+  }
+
+  function showKeys() {
+    var more = document.getElementById("more");
+    var list = document.getElementById("keys");
+    if (!more || !list) return;
+    more.open = true;
+    list.open = true;
+    list.querySelector("summary").focus();
+  }
+
+  document.addEventListener("keydown", function (event) {
+    var game = document.getElementById("game");
+    var from = event.target;
+    if (!game || !game.hasAttribute("data-keys") || !game.contains(from)) return;
+    if (event.ctrlKey || event.altKey || event.metaKey || event.isComposing) return;
+    if (from.matches("input, select, textarea, [contenteditable]")) return;
+    var key = event.key.length === 1 ? event.key.toLowerCase() : event.key;
+    var choices = choiceButtons();
+    var handled = true;
+    if (/^[0-9]$/.test(key) && choices.length) {
+      var place = choices[parseInt(key, 10) - 1];
+      if (place) press(place);
+    } else if (/^[0-6]$/.test(key) && tileButtons().length) {
+      typeNumber(key);
+    } else if (key === "Escape" && choices.length) {
+      press(document.querySelector("#work .choice-cancel"));
+    } else if (/^Arrow/.test(key)) {
+      handled = arrow(key);
+    } else if (PRESS[key]) {
+      var control = document.querySelector(PRESS[key]);
+      if (!control) handled = false;
+      else if (control.disabled) {
+        var name = control.firstChild ? control.firstChild.textContent.trim() : ""; // "Draw"
+        readOut(control.title || words(document.querySelector("[data-keys]"), "cannot", { action: name }));
+      } else press(control);
+    } else if (key === "o" || key === "s" || key === "n") {
+      var read = document.querySelector("#game [data-read=" + key + "]");
+      if (read) readOut(read.textContent.trim());
+    } else if (key === "?") {
+      showKeys();
+    } else {
+      handled = false;
+    }
+    if (handled) event.preventDefault();
+  });
+  document.addEventListener("focusin", function (event) {
+    if (event.target.matches && event.target.matches("#work form.tiles button[name=tile]")) rove();
+  });
+
   // --- wiring -------------------------------------------------------------------------------
 
   document.addEventListener("htmx:load", function (event) {
@@ -648,6 +894,7 @@
     if (shown.matches && shown.matches("#notice > [data-points]")) buzz();
     markShown(event.detail.elt);
     restoreAll(event.detail.elt);
+    if (shown.id === "work") { half = null; rove(); }
   });
   // An answer swaps several regions, each settling on its own: what follows a whole answer
   // runs once, after the last of them.
@@ -674,6 +921,10 @@
       button.addEventListener("click", function () { window.print(); });
     });
     applyTheme(load(THEME_KEY, null));
+    showVerbosity();
+    speechNote();
+    hideLong(document);
+    rove();
     if (load(WAKE_KEY, null) === "on") acquire();
     else if (!("wakeLock" in navigator)) {
       wakeNote("unsupported");

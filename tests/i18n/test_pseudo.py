@@ -4,7 +4,8 @@ marked for translation (or was marked and never extracted).
 
 Left alone, because they are never translated: the players' names, tile notation (6-4, [6|6]),
 rule ids (R7a), numbers, addresses (share links), the language switcher's language names (each
-in its own language, marked by its own ``lang``) and the page's language code it shows.
+in its own language, marked by its own ``lang``), the page's language code it shows and the
+keys of the keyboard (``<kbd>``: the same letters in every language).
 
 The test reports every such text at once, grouped by page, so what is left can be seen."""
 
@@ -72,6 +73,7 @@ class Texts(HTMLParser):
         skip = (
             self.skipping()
             or tag in UNSEEN
+            or tag == "kbd"
             or (tag != "html" and lang is not None and lang != self.page_lang)
         )
         if not skip:

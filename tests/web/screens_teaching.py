@@ -8,6 +8,7 @@ headless Chromium by role and label, as a player (or a later Playwright test) wo
 
 from __future__ import annotations
 
+import re
 import sys
 import tempfile
 from pathlib import Path
@@ -83,7 +84,7 @@ def main(outdir: str = "/tmp/screens-teaching") -> None:
             page.locator("input[name=name]").nth(2).fill("Cy")
             page.get_by_role("button", name="Start game").click()
             page.get_by_role("button", name="Ana leads").click()
-            page.get_by_role("button", name="Learning mode").click()
+            page.get_by_role("button", name=re.compile("^Learning mode")).click()
             page.wait_for_load_state()
             shot("30-learning-lead", full=True)
             for move in EXAMPLE_A[:2]:
@@ -101,7 +102,7 @@ def main(outdir: str = "/tmp/screens-teaching") -> None:
             api.act(game_id, "start_hand", starter="Ana")
             api.enter(game_id, HAND_OF_FIVE)
             page.goto(f"{base}/g/{game_id}")
-            page.get_by_role("button", name="Learning mode").click()
+            page.get_by_role("button", name=re.compile("^Learning mode")).click()
             page.wait_for_load_state()
             holders = [p for p in api.state(game_id)["players"] if p["held"]]
             for index, player in enumerate(holders):

@@ -40,7 +40,7 @@ def learning(table: Table, on: bool) -> None:
 
 def test_learning_mode_is_off_by_default_and_offered_on_the_game_screen(playing: Table) -> None:
     page = playing.page()
-    assert 'aria-label="Learning mode"' in page.text
+    assert 'data-setting="learning"' in page.text
     assert 'aria-pressed="false"' in page.text
     assert "Learning mode off" in text(page)
     assert "What fits now" not in text(page) and "Any tile can lead R4" not in text(page)
@@ -154,7 +154,7 @@ def test_learning_switch_is_not_offered_once_the_game_is_over(table: Table) -> N
     table.start(leader="0")
     table.play("5-0")
     assert table.state.status is Status.GAME_OVER
-    assert 'aria-label="Learning mode"' not in table.page().text
+    assert 'data-setting="learning"' not in table.page().text
 
 
 # --- the practice board --------------------------------------------------------------------------

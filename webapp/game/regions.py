@@ -62,6 +62,8 @@ class Scores:
     sides: tuple[Side, ...]
     goal: int
     show_held: bool
+    said: str = ""  # the scores in a sentence, read aloud on demand (key s) and after a play
+    needs: str = ""  # what each side needs to win, read aloud on demand (key n)
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,6 +76,7 @@ class Board:
     empty: str = ""  # the sentence shown on an empty table
     empty_hint: str = ""
     turned: bool = False
+    ends: str = ""  # the open ends and the count in a sentence, read aloud on demand (key o)
 
 
 @dataclass(frozen=True, slots=True)

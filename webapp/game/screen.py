@@ -132,7 +132,31 @@ def scores(state: GameState) -> Scores:
             )
         )
     show_held = hand is not None and state.status in (Status.PLAYING, Status.HAND_OVER)
-    return Scores(tuple(sides), options.goal, show_held)
+    return Scores(tuple(sides), options.goal, show_held, *scores_said(state))
+
+
+def scores_said(state: GameState) -> tuple[str, str]:
+    """The scores, and what each side still needs to win (R15, R25), each in a sentence."""
+    options = state.options
+    variant = options.variant
+    names = [options.side_name(side) for side in range(options.side_count)]
+    scored = tuple(zip(names, state.scores, strict=True))
+    each = Items(tuple(gettext("%(side)s %(score)s", side=n, score=s) for n, s in scored))
+    said = gettext("Scores: %(scores)s.", scores=say(each))
+    needs = []
+    for name, score in scored:
+        lacking = variant.still_needed(score, options.goal)
+        if not lacking:
+            needs.append(gettext("%(side)s has reached it", side=name))
+        elif variant.finishes_exactly:
+            exactly = "%(side)s exactly %(num)s"
+            needs.append(ngettext(exactly, exactly, lacking, side=name))
+        else:
+            needs.append(ngettext("%(side)s %(num)s", "%(side)s %(num)s", lacking, side=name))
+    needed = gettext(
+        "To reach %(target)s: %(needs)s.", target=options.goal, needs=say(Items(tuple(needs)))
+    )
+    return said, needed
 
 
 def board(state: GameState, turned: bool) -> Board:
@@ -193,7 +217,10 @@ def board(state: GameState, turned: bool) -> Board:
     ends = Items(tuple(f"{say(arm_name(arm))} {pip}" for arm, pip in layout.open_ends.items()))
     tiles = Items(tuple(p.label for p in drawing.pieces))
     title = gettext("Layout: %(tiles)s. Open ends: %(ends)s.", tiles=say(tiles), ends=say(ends))
-    return Board(facts, drawing, title, layout.count, layout.breakdown, turned=turned)
+    ends_said = gettext("Open ends: %(ends)s. Count %(count)s.", ends=say(ends), count=layout.count)
+    return Board(
+        facts, drawing, title, layout.count, layout.breakdown, turned=turned, ends=ends_said
+    )
 
 
 def picker(state: GameState, coaching: bool, choice: Choice | None = None) -> Picker:

@@ -185,6 +185,16 @@ class Variant:
         """R25: under an exact finish, points that would take a score past the target."""
         return self.finish is Finish.EXACT and points > 0 and score + points > target
 
+    def still_needed(self, score: int, target: int) -> int:
+        """R15, R25: the points a score lacks to reach the target (0 once reached); under an
+        exact finish that many and no more."""
+        return max(target - score, 0)
+
+    @property
+    def finishes_exactly(self) -> bool:
+        """R25: only a score of exactly the target wins."""
+        return self.finish is Finish.EXACT
+
     def wins(self, score: int, target: int) -> bool:
         """R15, R25: whether a score has reached the target (exactly, under an exact finish)."""
         return score == target if self.finish is Finish.EXACT else score >= target
