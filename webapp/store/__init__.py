@@ -8,6 +8,7 @@ game's past, replayed and audited, in ``history.py``.
 """
 
 from .cache import Part
+from .circles import CircleNotFound, CircleRefused, CircleRow, Circles, Filters, MemberGame, Person
 from .engine import Unusable, database_url, open_store
 from .history import Audits
 from .snapshot import (
@@ -23,6 +24,13 @@ from .store import EXPORT_FORMAT, Store
 __all__ = [
     "EXPORT_FORMAT",
     "Audits",
+    "CircleNotFound",
+    "CircleRefused",
+    "CircleRow",
+    "Circles",
+    "Filters",
+    "MemberGame",
+    "Person",
     "GameNotFound",
     "Part",
     "Snapshot",

@@ -38,6 +38,8 @@ class Part(enum.StrEnum):
     OLDER_HANDS = "older-hands"  # the game log's older hands, drawn (per link and language)
     QR = "qr"  # a share link's QR code (per link)
     CLOCK = "clock"  # R30: when the game's clock started (the first hand's lead in effect)
+    SUMMARY = "summary"  # what a circle's statistics need of the game (rules.circle_stats)
+    CIRCLE = "circle"  # a circle's statistics (per filters), kept by the circle's id
 
 
 @dataclass(frozen=True, slots=True)

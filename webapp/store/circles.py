@@ -1,0 +1,436 @@
+"""Circles: a family's table or a club, its people by name, and its games' statistics.
+
+A circle has two keys, as a game does (its players' link and its watch link). A game joins a
+circle when it is started in one or moved into one: each of its seats is then mapped to a
+person of the circle by name as told apart (``rules.circle_stats.person_key``), a new person
+made for a new name. People are renamed and merged in the circle; a game's own names are left
+as they were played. Every change of a circle's games or people moves its ``revision`` on.
+
+Statistics are a pure function of the games' logs (:mod:`webapp.rules.circle_stats`): each
+game's summary is kept in ``game_summaries`` with the revision of the game it was worked out
+at (worked out again only when the game has moved on), and the circle's statistics are kept
+in the store's cache under a fingerprint of the circle's revision and every game's revision:
+a page of a circle of 1,000 games reads 1,000 small rows, not 1,000 logs.
+"""
+
+from __future__ import annotations
+
+import json
+import unicodedata
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from datetime import date, datetime
+from typing import TYPE_CHECKING, Any
+
+from sqlalchemy import Connection, delete, func, insert, select, update
+
+from ..rules import RuleError, recorded
+from ..rules.circle_stats import (
+    CircleStats,
+    GameSummary,
+    PlayedGame,
+    circle_stats,
+    game_summary,
+    person_key,
+)
+from ..rules.messages import N_
+from .cache import Part
+from .schema import Circle, CircleGame, CirclePerson, CircleSeat, Game, utcnow
+from .schema import GameSummary as SummaryRow
+from .snapshot import GameNotFound, options_from_dict
+
+if TYPE_CHECKING:
+    from .store import Store
+
+NAME_MOST = 40  # a circle's name, and a person's
+CIRCLES = Circle.__table__
+PEOPLE = CirclePerson.__table__
+MEMBERS = CircleGame.__table__
+SEATS = CircleSeat.__table__
+SUMMARIES = SummaryRow.__table__
+GAMES = Game.__table__
+
+
+class CircleNotFound(LookupError):
+    """No circle has this id."""
+
+
+class CircleRefused(RuleError):
+    """A change of a circle refused, with the reason: nothing was changed."""
+
+
+@dataclass(frozen=True, slots=True)
+class CircleRow:
+    id: str
+    view_id: str
+    name: str
+    revision: int
+    created_at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class Person:
+    id: int
+    name: str
+    games: int
+
+
+@dataclass(frozen=True, slots=True)
+class MemberGame:
+    """A game of a circle as its page lists it: ids, dates, its summary, each seat's person."""
+
+    id: str
+    view_id: str
+    seq: int
+    created_at: datetime
+    updated_at: datetime
+    summary: GameSummary
+    people: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Filters:
+    """Which of a circle's games count: one preset (or all), and from/to a day."""
+
+    preset: str = ""
+    since: date | None = None
+    until: date | None = None
+
+    def keep(self, game: MemberGame) -> bool:
+        day = game.created_at.date()
+        return (
+            (not self.preset or game.summary.preset == self.preset)
+            and (self.since is None or day >= self.since)
+            and (self.until is None or day <= self.until)
+        )
+
+
+def clean_name(name: object, what: str = "circle") -> str:
+    """A name as kept: NFC, spaces single; refused when empty, too long or unprintable."""
+    if not isinstance(name, str) or not name.strip():
+        raise CircleRefused(f"{what}_name", N_("give a name"))
+    cleaned = " ".join(unicodedata.normalize("NFC", name).split())
+    if len(cleaned) > NAME_MOST:
+        raise CircleRefused(
+            f"{what}_name", N_("a name is at most %(most)s characters", most=NAME_MOST)
+        )
+    if not cleaned.isprintable():
+        raise CircleRefused(
+            f"{what}_name", N_("names are made of letters, digits and punctuation")
+        )
+    return cleaned
+
+
+def _is_id(key: object) -> bool:
+    return isinstance(key, str) and 0 < len(key) <= 32 and key.replace("-", "").replace(
+        "_", ""
+    ).isalnum() and key.isascii()
+
+
+class Circles:
+    """The circles of one store's database."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+
+    # --- reading -------------------------------------------------------------------------------
+
+    def get(self, key: str, by_view: bool = False) -> CircleRow:
+        if not _is_id(key):
+            raise CircleNotFound(key)
+        column = CIRCLES.c.view_id if by_view else CIRCLES.c.id
+        with self.store.engine.connect() as db:
+            row = db.execute(select(CIRCLES).where(column == key)).first()
+        if row is None:
+            raise CircleNotFound(key)
+        return CircleRow(row.id, row.view_id, row.name, row.revision, row.created_at)
+
+    def many(self, keys: Iterable[str]) -> list[CircleRow]:
+        """The circles among ``keys`` that exist, in the order given."""
+        found = []
+        for key in list(dict.fromkeys(keys))[:20]:
+            try:
+                found.append(self.get(key))
+            except CircleNotFound:
+                continue
+        return found
+
+    def circle_of(self, game_id: str) -> CircleRow | None:
+        """The circle the game belongs to, if any."""
+        if not _is_id(game_id):
+            return None
+        with self.store.engine.connect() as db:
+            circle_id = db.scalar(select(MEMBERS.c.circle_id).where(MEMBERS.c.game_id == game_id))
+        return None if circle_id is None else self.get(circle_id)
+
+    def people(self, circle_id: str) -> list[Person]:
+        """The circle's people, by name, each with how many of its games they played."""
+        games = func.count(SEATS.c.game_id)
+        query = (
+            select(PEOPLE.c.id, PEOPLE.c.name, games)
+            .select_from(PEOPLE.outerjoin(SEATS, SEATS.c.person_id == PEOPLE.c.id))
+            .where(PEOPLE.c.circle_id == circle_id)
+            .group_by(PEOPLE.c.id, PEOPLE.c.name)
+        )
+        with self.store.engine.connect() as db:
+            rows = db.execute(query).all()
+        return sorted((Person(*row) for row in rows), key=lambda p: person_key(p.name))
+
+    def games(self, circle_id: str) -> list[MemberGame]:
+        """The circle's games, newest first, each with its summary (worked out and kept now
+        for a game that moved on since its summary was kept)."""
+        query = (
+            select(
+                GAMES.c.id, GAMES.c.view_id, GAMES.c.seq, GAMES.c.options, GAMES.c.created_at,
+                GAMES.c.updated_at, SUMMARIES.c.seq, SUMMARIES.c.summary,
+            )
+            .select_from(
+                MEMBERS.join(GAMES, GAMES.c.id == MEMBERS.c.game_id).outerjoin(
+                    SUMMARIES, SUMMARIES.c.game_id == GAMES.c.id
+                )
+            )
+            .where(MEMBERS.c.circle_id == circle_id)
+        )
+        seats_query = (
+            select(SEATS.c.game_id, SEATS.c.seat, SEATS.c.person_id)
+            .select_from(SEATS.join(MEMBERS, MEMBERS.c.game_id == SEATS.c.game_id))
+            .where(MEMBERS.c.circle_id == circle_id)
+        )
+        with self.store.engine.connect() as db:
+            rows = db.execute(query).all()
+            seated: dict[str, dict[int, int]] = {}
+            for game_id, seat, person in db.execute(seats_query):
+                seated.setdefault(game_id, {})[seat] = person
+        found, fresh = [], []
+        for game_id, view_id, seq, options, created, updated, kept_seq, kept in rows:
+            summary = self._kept(kept) if kept_seq == seq else None
+            if summary is None:
+                summary = self._summary(game_id, seq, options)
+                fresh.append((game_id, seq, summary))
+            people = seated.get(game_id, {})
+            found.append(
+                MemberGame(
+                    game_id, view_id, seq, _when(created), _when(updated), summary,
+                    tuple(people.get(seat, 0) for seat in range(len(summary.players))),
+                )
+            )
+        if fresh:
+            self._keep(fresh)
+        return sorted(found, key=lambda game: (game.created_at, game.id), reverse=True)
+
+    def stats(
+        self, circle: CircleRow, filters: Filters = Filters()
+    ) -> tuple[CircleStats, list[MemberGame], dict[int, str]]:
+        """The statistics of the circle's games that ``filters`` keep, with those games and
+        the people's names; kept per revision of the circle and of its games."""
+        with self.store.engine.connect() as db:
+            revisions = db.execute(
+                select(GAMES.c.id, GAMES.c.seq)
+                .select_from(MEMBERS.join(GAMES, GAMES.c.id == MEMBERS.c.game_id))
+                .where(MEMBERS.c.circle_id == circle.id)
+                .order_by(GAMES.c.id)
+            ).all()
+        fingerprint = hash((circle.revision, tuple(map(tuple, revisions))))
+
+        def make() -> tuple[CircleStats, list[MemberGame], dict[int, str]]:
+            names = {person.id: person.name for person in self.people(circle.id)}
+            kept = [game for game in self.games(circle.id) if filters.keep(game)]
+            played = [
+                PlayedGame(game.summary, game.people, game.created_at.isoformat())
+                for game in kept
+            ]
+            return circle_stats(played, names), kept, names
+
+        made: tuple[CircleStats, list[MemberGame], dict[int, str]] = (
+            self.store.cache.get_or_make(circle.id, (Part.CIRCLE, filters), fingerprint, make)
+        )
+        return made
+
+    # --- writing -------------------------------------------------------------------------------
+
+    def create(self, name: object) -> CircleRow:
+        from .store import new_id
+
+        circle = CircleRow(new_id(), new_id(), clean_name(name), 0, utcnow())
+        with self._writing() as db:
+            db.execute(insert(CIRCLES).values(
+                id=circle.id, view_id=circle.view_id, name=circle.name, revision=0,
+                created_at=circle.created_at,
+            ))
+        return circle
+
+    def add_game(self, circle_id: str, game_id: str) -> None:
+        """Put the game in the circle (moving it out of any other), each seat its person."""
+        circle = self.get(circle_id)
+        with self.store.engine.connect() as db:
+            options = db.scalar(select(GAMES.c.options).where(GAMES.c.id == game_id))
+        if options is None or not _is_id(game_id):
+            raise GameNotFound(game_id)
+        players = options_from_dict(_json(options)).players
+        keys = [person_key(name) for name in players]
+        if len(set(keys)) != len(keys):
+            raise CircleRefused(
+                "same_person", N_("two players of this game would be one person of the circle")
+            )
+        with self._writing() as db:
+            was = db.scalar(select(MEMBERS.c.circle_id).where(MEMBERS.c.game_id == game_id))
+            if was == circle.id:
+                return
+            if was is not None:
+                self._forget(db, game_id, was)
+            found = dict(
+                db.execute(
+                    select(PEOPLE.c.key, PEOPLE.c.id).where(PEOPLE.c.circle_id == circle.id)
+                ).all()
+            )
+            db.execute(insert(MEMBERS).values(
+                game_id=game_id, circle_id=circle.id, added_at=utcnow()
+            ))
+            for seat, (name, key) in enumerate(zip(players, keys, strict=True)):
+                person = found.get(key)
+                if person is None:
+                    person = db.execute(
+                        insert(PEOPLE).values(circle_id=circle.id, name=name, key=key)
+                    ).inserted_primary_key[0]
+                db.execute(insert(SEATS).values(game_id=game_id, seat=seat, person_id=person))
+            self._moved_on(db, circle.id)
+
+    def rename(self, circle_id: str, person_id: object, name: object) -> Person:
+        """A person of the circle named anew; refused if another person has that name."""
+        person = self._person(circle_id, person_id)
+        cleaned = clean_name(name, "person")
+        key = person_key(cleaned)
+        with self._writing() as db:
+            other = db.scalar(
+                select(PEOPLE.c.name).where(
+                    PEOPLE.c.circle_id == circle_id, PEOPLE.c.key == key, PEOPLE.c.id != person.id
+                )
+            )
+            if other is not None:
+                raise CircleRefused(
+                    "name_taken",
+                    N_("%(name)s is already one of this circle's people: merge the two instead",
+                       name=other),
+                )
+            db.execute(update(PEOPLE).where(PEOPLE.c.id == person.id).values(name=cleaned, key=key))
+            self._moved_on(db, circle_id)
+        return Person(person.id, cleaned, person.games)
+
+    def merge(self, circle_id: str, source: object, into: object) -> Person:
+        """``source``'s games become ``into``'s, and ``source`` is no more; refused when the two
+        played in one game (one person never sits twice at a table)."""
+        gone = self._person(circle_id, source)
+        kept = self._person(circle_id, into)
+        if gone.id == kept.id:
+            raise CircleRefused("merge_self", N_("choose two different people to merge"))
+        with self._writing() as db:
+            mine = select(SEATS.c.game_id).where(SEATS.c.person_id == gone.id)
+            shared = db.scalar(
+                select(func.count()).select_from(SEATS).where(
+                    SEATS.c.person_id == kept.id, SEATS.c.game_id.in_(mine)
+                )
+            )
+            if shared:
+                raise CircleRefused(
+                    "played_together",
+                    N_("%(first)s and %(second)s played in the same game, so they are two "
+                       "people: they cannot be merged", first=gone.name, second=kept.name),
+                )
+            db.execute(update(SEATS).where(SEATS.c.person_id == gone.id).values(person_id=kept.id))
+            db.execute(delete(PEOPLE).where(PEOPLE.c.id == gone.id))
+            self._moved_on(db, circle_id)
+        return Person(kept.id, kept.name, kept.games + gone.games)
+
+    # --- internals -----------------------------------------------------------------------------
+
+    def _person(self, circle_id: str, person_id: object) -> Person:
+        self.get(circle_id)
+        number = _number(person_id)
+        for person in self.people(circle_id):
+            if person.id == number:
+                return person
+        raise CircleRefused("no_such_person", N_("there is no such person in this circle"))
+
+    def _writing(self) -> Any:
+        return _Writing(self.store)
+
+    @staticmethod
+    def _moved_on(db: Connection, circle_id: str) -> None:
+        db.execute(
+            update(CIRCLES).where(CIRCLES.c.id == circle_id).values(revision=CIRCLES.c.revision + 1)
+        )
+
+    def _forget(self, db: Connection, game_id: str, circle_id: str) -> None:
+        db.execute(delete(SEATS).where(SEATS.c.game_id == game_id))
+        db.execute(delete(MEMBERS).where(MEMBERS.c.game_id == game_id))
+        self._moved_on(db, circle_id)
+
+    def _summary(self, game_id: str, seq: int, options: Any) -> GameSummary:
+        def make() -> GameSummary:
+            log = self.store.log(game_id)[:seq]
+            actions = [recorded(action) for _, action, _ in log]
+            return game_summary(options_from_dict(_json(options)), actions)
+
+        made: GameSummary = self.store.cache.get_or_make(game_id, Part.SUMMARY, seq, make)
+        return made
+
+    @staticmethod
+    def _kept(stored: Any) -> GameSummary | None:
+        try:
+            return GameSummary.from_dict(_json(stored))
+        except ValueError:
+            return None
+
+    def _keep(self, fresh: Sequence[tuple[str, int, GameSummary]]) -> None:
+        """Keep worked-out summaries; a cache, so a failure to write is no failure to read."""
+        try:
+            with self._writing() as db:
+                ids = [game_id for game_id, _, _ in fresh]
+                db.execute(delete(SUMMARIES).where(SUMMARIES.c.game_id.in_(ids)))
+                db.execute(
+                    insert(SUMMARIES),
+                    [{"game_id": g, "seq": s, "summary": summary.to_dict()} for g, s, summary in fresh],
+                )
+        except self.store._write.database_error:
+            return
+
+
+class _Writing:
+    """One write transaction on the writers' engine, in the writers' turn (SQLite's queue)."""
+
+    def __init__(self, store: Store) -> None:
+        self.turn = store._write.turn()
+        self.engine = store._write.driver.engine
+
+    def __enter__(self) -> Connection:
+        self.turn.__enter__()
+        try:
+            self.begun = self.engine.begin()
+            return self.begun.__enter__()
+        except BaseException:
+            self.turn.__exit__(None, None, None)
+            raise
+
+    def __exit__(self, *exc: Any) -> None:
+        try:
+            self.begun.__exit__(*exc)
+        finally:
+            self.turn.__exit__(*exc)
+
+
+def _number(value: object) -> int:
+    if isinstance(value, bool):
+        return -1
+    if isinstance(value, int):
+        return value
+    if isinstance(value, str) and value.isdigit() and len(value) < 10:
+        return int(value)
+    return -1
+
+
+def _json(value: Any) -> Any:
+    return json.loads(value) if isinstance(value, str | bytes) else value
+
+
+def _when(value: Any) -> datetime:
+    return datetime.fromisoformat(value) if isinstance(value, str) else value
