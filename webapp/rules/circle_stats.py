@@ -220,7 +220,11 @@ def circle_stats(games: Sequence[PlayedGame], names: Mapping[int, str]) -> Circl
     )
     meetings = sorted(
         (Meeting(a, b, *tally) for (a, b), tally in met.items()),
-        key=lambda m: (-m.games, person_key(people[m.first].name), person_key(people[m.second].name)),
+        key=lambda m: (
+            -m.games,
+            person_key(people[m.first].name),
+            person_key(people[m.second].name),
+        ),
     )
     return CircleStats(
         people=tuple(standings),

@@ -8,7 +8,8 @@ game's past, replayed and audited, in ``history.py``.
 """
 
 from .cache import Part
-from .circles import CircleNotFound, CircleRefused, CircleRow, Circles, Filters, MemberGame, Person
+from .circle_rows import CircleNotFound, CircleRefused, CircleRow, Filters, MemberGame, Person
+from .circles import Circles
 from .engine import Unusable, database_url, open_store
 from .history import Audits
 from .snapshot import (
@@ -29,10 +30,10 @@ __all__ = [
     "CircleRow",
     "Circles",
     "Filters",
-    "MemberGame",
-    "Person",
     "GameNotFound",
+    "MemberGame",
     "Part",
+    "Person",
     "Snapshot",
     "StaleRevision",
     "Store",

@@ -15,16 +15,12 @@ a page of a circle of 1,000 games reads 1,000 small rows, not 1,000 logs.
 
 from __future__ import annotations
 
-import json
-import unicodedata
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
-from datetime import date, datetime
 from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import Connection, delete, func, insert, select, update
 
-from ..rules import RuleError, recorded
+from ..rules import recorded
 from ..rules.circle_stats import (
     CircleStats,
     GameSummary,
@@ -35,96 +31,31 @@ from ..rules.circle_stats import (
 )
 from ..rules.messages import N_
 from .cache import Part
-from .schema import Circle, CircleGame, CirclePerson, CircleSeat, Game, utcnow
-from .schema import GameSummary as SummaryRow
+from .circle_rows import (
+    CIRCLES,
+    GAMES,
+    MEMBERS,
+    PEOPLE,
+    SEATS,
+    SUMMARIES,
+    CircleNotFound,
+    CircleRefused,
+    CircleRow,
+    Filters,
+    MemberGame,
+    Person,
+    Writing,
+    clean_name,
+    from_json,
+    is_id,
+    number,
+    when,
+)
+from .schema import utcnow
 from .snapshot import GameNotFound, options_from_dict
 
 if TYPE_CHECKING:
     from .store import Store
-
-NAME_MOST = 40  # a circle's name, and a person's
-CIRCLES = Circle.__table__
-PEOPLE = CirclePerson.__table__
-MEMBERS = CircleGame.__table__
-SEATS = CircleSeat.__table__
-SUMMARIES = SummaryRow.__table__
-GAMES = Game.__table__
-
-
-class CircleNotFound(LookupError):
-    """No circle has this id."""
-
-
-class CircleRefused(RuleError):
-    """A change of a circle refused, with the reason: nothing was changed."""
-
-
-@dataclass(frozen=True, slots=True)
-class CircleRow:
-    id: str
-    view_id: str
-    name: str
-    revision: int
-    created_at: datetime
-
-
-@dataclass(frozen=True, slots=True)
-class Person:
-    id: int
-    name: str
-    games: int
-
-
-@dataclass(frozen=True, slots=True)
-class MemberGame:
-    """A game of a circle as its page lists it: ids, dates, its summary, each seat's person."""
-
-    id: str
-    view_id: str
-    seq: int
-    created_at: datetime
-    updated_at: datetime
-    summary: GameSummary
-    people: tuple[int, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class Filters:
-    """Which of a circle's games count: one preset (or all), and from/to a day."""
-
-    preset: str = ""
-    since: date | None = None
-    until: date | None = None
-
-    def keep(self, game: MemberGame) -> bool:
-        day = game.created_at.date()
-        return (
-            (not self.preset or game.summary.preset == self.preset)
-            and (self.since is None or day >= self.since)
-            and (self.until is None or day <= self.until)
-        )
-
-
-def clean_name(name: object, what: str = "circle") -> str:
-    """A name as kept: NFC, spaces single; refused when empty, too long or unprintable."""
-    if not isinstance(name, str) or not name.strip():
-        raise CircleRefused(f"{what}_name", N_("give a name"))
-    cleaned = " ".join(unicodedata.normalize("NFC", name).split())
-    if len(cleaned) > NAME_MOST:
-        raise CircleRefused(
-            f"{what}_name", N_("a name is at most %(most)s characters", most=NAME_MOST)
-        )
-    if not cleaned.isprintable():
-        raise CircleRefused(
-            f"{what}_name", N_("names are made of letters, digits and punctuation")
-        )
-    return cleaned
-
-
-def _is_id(key: object) -> bool:
-    return isinstance(key, str) and 0 < len(key) <= 32 and key.replace("-", "").replace(
-        "_", ""
-    ).isalnum() and key.isascii()
 
 
 class Circles:
@@ -136,7 +67,7 @@ class Circles:
     # --- reading -------------------------------------------------------------------------------
 
     def get(self, key: str, by_view: bool = False) -> CircleRow:
-        if not _is_id(key):
+        if not is_id(key):
             raise CircleNotFound(key)
         column = CIRCLES.c.view_id if by_view else CIRCLES.c.id
         with self.store.engine.connect() as db:
@@ -157,7 +88,7 @@ class Circles:
 
     def circle_of(self, game_id: str) -> CircleRow | None:
         """The circle the game belongs to, if any."""
-        if not _is_id(game_id):
+        if not is_id(game_id):
             return None
         with self.store.engine.connect() as db:
             circle_id = db.scalar(select(MEMBERS.c.circle_id).where(MEMBERS.c.game_id == game_id))
@@ -181,8 +112,14 @@ class Circles:
         for a game that moved on since its summary was kept)."""
         query = (
             select(
-                GAMES.c.id, GAMES.c.view_id, GAMES.c.seq, GAMES.c.options, GAMES.c.created_at,
-                GAMES.c.updated_at, SUMMARIES.c.seq, SUMMARIES.c.summary,
+                GAMES.c.id,
+                GAMES.c.view_id,
+                GAMES.c.seq,
+                GAMES.c.options,
+                GAMES.c.created_at,
+                GAMES.c.updated_at,
+                SUMMARIES.c.seq,
+                SUMMARIES.c.summary,
             )
             .select_from(
                 MEMBERS.join(GAMES, GAMES.c.id == MEMBERS.c.game_id).outerjoin(
@@ -210,7 +147,12 @@ class Circles:
             people = seated.get(game_id, {})
             found.append(
                 MemberGame(
-                    game_id, view_id, seq, _when(created), _when(updated), summary,
+                    game_id,
+                    view_id,
+                    seq,
+                    when(created),
+                    when(updated),
+                    summary,
                     tuple(people.get(seat, 0) for seat in range(len(summary.players))),
                 )
             )
@@ -219,10 +161,11 @@ class Circles:
         return sorted(found, key=lambda game: (game.created_at, game.id), reverse=True)
 
     def stats(
-        self, circle: CircleRow, filters: Filters = Filters()
+        self, circle: CircleRow, filters: Filters | None = None
     ) -> tuple[CircleStats, list[MemberGame], dict[int, str]]:
         """The statistics of the circle's games that ``filters`` keep, with those games and
         the people's names; kept per revision of the circle and of its games."""
+        filters = filters or Filters()
         with self.store.engine.connect() as db:
             revisions = db.execute(
                 select(GAMES.c.id, GAMES.c.seq)
@@ -236,13 +179,12 @@ class Circles:
             names = {person.id: person.name for person in self.people(circle.id)}
             kept = [game for game in self.games(circle.id) if filters.keep(game)]
             played = [
-                PlayedGame(game.summary, game.people, game.created_at.isoformat())
-                for game in kept
+                PlayedGame(game.summary, game.people, game.created_at.isoformat()) for game in kept
             ]
             return circle_stats(played, names), kept, names
 
-        made: tuple[CircleStats, list[MemberGame], dict[int, str]] = (
-            self.store.cache.get_or_make(circle.id, (Part.CIRCLE, filters), fingerprint, make)
+        made: tuple[CircleStats, list[MemberGame], dict[int, str]] = self.store.cache.get_or_make(
+            circle.id, (Part.CIRCLE, filters), fingerprint, make
         )
         return made
 
@@ -253,10 +195,15 @@ class Circles:
 
         circle = CircleRow(new_id(), new_id(), clean_name(name), 0, utcnow())
         with self._writing() as db:
-            db.execute(insert(CIRCLES).values(
-                id=circle.id, view_id=circle.view_id, name=circle.name, revision=0,
-                created_at=circle.created_at,
-            ))
+            db.execute(
+                insert(CIRCLES).values(
+                    id=circle.id,
+                    view_id=circle.view_id,
+                    name=circle.name,
+                    revision=0,
+                    created_at=circle.created_at,
+                )
+            )
         return circle
 
     def add_game(self, circle_id: str, game_id: str) -> None:
@@ -264,9 +211,9 @@ class Circles:
         circle = self.get(circle_id)
         with self.store.engine.connect() as db:
             options = db.scalar(select(GAMES.c.options).where(GAMES.c.id == game_id))
-        if options is None or not _is_id(game_id):
+        if options is None or not is_id(game_id):
             raise GameNotFound(game_id)
-        players = options_from_dict(_json(options)).players
+        players = options_from_dict(from_json(options)).players
         keys = [person_key(name) for name in players]
         if len(set(keys)) != len(keys):
             raise CircleRefused(
@@ -283,15 +230,14 @@ class Circles:
                     select(PEOPLE.c.key, PEOPLE.c.id).where(PEOPLE.c.circle_id == circle.id)
                 ).all()
             )
-            db.execute(insert(MEMBERS).values(
-                game_id=game_id, circle_id=circle.id, added_at=utcnow()
-            ))
+            db.execute(
+                insert(MEMBERS).values(game_id=game_id, circle_id=circle.id, added_at=utcnow())
+            )
             for seat, (name, key) in enumerate(zip(players, keys, strict=True)):
                 person = found.get(key)
                 if person is None:
-                    person = db.execute(
-                        insert(PEOPLE).values(circle_id=circle.id, name=name, key=key)
-                    ).inserted_primary_key[0]
+                    made = insert(PEOPLE).values(circle_id=circle.id, name=name, key=key)
+                    person = db.execute(made.returning(PEOPLE.c.id)).scalar_one()
                 db.execute(insert(SEATS).values(game_id=game_id, seat=seat, person_id=person))
             self._moved_on(db, circle.id)
 
@@ -309,8 +255,10 @@ class Circles:
             if other is not None:
                 raise CircleRefused(
                     "name_taken",
-                    N_("%(name)s is already one of this circle's people: merge the two instead",
-                       name=other),
+                    N_(
+                        "%(name)s is already one of this circle's people: merge the two instead",
+                        name=other,
+                    ),
                 )
             db.execute(update(PEOPLE).where(PEOPLE.c.id == person.id).values(name=cleaned, key=key))
             self._moved_on(db, circle_id)
@@ -326,15 +274,19 @@ class Circles:
         with self._writing() as db:
             mine = select(SEATS.c.game_id).where(SEATS.c.person_id == gone.id)
             shared = db.scalar(
-                select(func.count()).select_from(SEATS).where(
-                    SEATS.c.person_id == kept.id, SEATS.c.game_id.in_(mine)
-                )
+                select(func.count())
+                .select_from(SEATS)
+                .where(SEATS.c.person_id == kept.id, SEATS.c.game_id.in_(mine))
             )
             if shared:
                 raise CircleRefused(
                     "played_together",
-                    N_("%(first)s and %(second)s played in the same game, so they are two "
-                       "people: they cannot be merged", first=gone.name, second=kept.name),
+                    N_(
+                        "%(first)s and %(second)s played in the same game, so they are two "
+                        "people: they cannot be merged",
+                        first=gone.name,
+                        second=kept.name,
+                    ),
                 )
             db.execute(update(SEATS).where(SEATS.c.person_id == gone.id).values(person_id=kept.id))
             db.execute(delete(PEOPLE).where(PEOPLE.c.id == gone.id))
@@ -345,14 +297,14 @@ class Circles:
 
     def _person(self, circle_id: str, person_id: object) -> Person:
         self.get(circle_id)
-        number = _number(person_id)
+        wanted = number(person_id)
         for person in self.people(circle_id):
-            if person.id == number:
+            if person.id == wanted:
                 return person
         raise CircleRefused("no_such_person", N_("there is no such person in this circle"))
 
-    def _writing(self) -> Any:
-        return _Writing(self.store)
+    def _writing(self) -> Writing:
+        return Writing(self.store)
 
     @staticmethod
     def _moved_on(db: Connection, circle_id: str) -> None:
@@ -369,7 +321,7 @@ class Circles:
         def make() -> GameSummary:
             log = self.store.log(game_id)[:seq]
             actions = [recorded(action) for _, action, _ in log]
-            return game_summary(options_from_dict(_json(options)), actions)
+            return game_summary(options_from_dict(from_json(options)), actions)
 
         made: GameSummary = self.store.cache.get_or_make(game_id, Part.SUMMARY, seq, make)
         return made
@@ -377,7 +329,7 @@ class Circles:
     @staticmethod
     def _kept(stored: Any) -> GameSummary | None:
         try:
-            return GameSummary.from_dict(_json(stored))
+            return GameSummary.from_dict(from_json(stored))
         except ValueError:
             return None
 
@@ -389,48 +341,10 @@ class Circles:
                 db.execute(delete(SUMMARIES).where(SUMMARIES.c.game_id.in_(ids)))
                 db.execute(
                     insert(SUMMARIES),
-                    [{"game_id": g, "seq": s, "summary": summary.to_dict()} for g, s, summary in fresh],
+                    [
+                        {"game_id": g, "seq": s, "summary": summary.to_dict()}
+                        for g, s, summary in fresh
+                    ],
                 )
         except self.store._write.database_error:
             return
-
-
-class _Writing:
-    """One write transaction on the writers' engine, in the writers' turn (SQLite's queue)."""
-
-    def __init__(self, store: Store) -> None:
-        self.turn = store._write.turn()
-        self.engine = store._write.driver.engine
-
-    def __enter__(self) -> Connection:
-        self.turn.__enter__()
-        try:
-            self.begun = self.engine.begin()
-            return self.begun.__enter__()
-        except BaseException:
-            self.turn.__exit__(None, None, None)
-            raise
-
-    def __exit__(self, *exc: Any) -> None:
-        try:
-            self.begun.__exit__(*exc)
-        finally:
-            self.turn.__exit__(*exc)
-
-
-def _number(value: object) -> int:
-    if isinstance(value, bool):
-        return -1
-    if isinstance(value, int):
-        return value
-    if isinstance(value, str) and value.isdigit() and len(value) < 10:
-        return int(value)
-    return -1
-
-
-def _json(value: Any) -> Any:
-    return json.loads(value) if isinstance(value, str | bytes) else value
-
-
-def _when(value: Any) -> datetime:
-    return datetime.fromisoformat(value) if isinstance(value, str) else value

@@ -18,7 +18,7 @@ from werkzeug.exceptions import HTTPException
 
 from ..i18n.words import gettext, say
 from ..rules import RuleError
-from ..store import GameNotFound, StaleRevision, out_of_reach
+from ..store import CircleNotFound, GameNotFound, StaleRevision, out_of_reach
 from .limits import retry_after
 
 # Seconds a client is asked to wait while the database is out of reach: a PostgreSQL restart
@@ -102,6 +102,11 @@ def register(app: Flask) -> None:
     def missing(_error: GameNotFound) -> ResponseReturnValue:
         message = gettext("There is no game at this address. Check the link, or start a new game.")
         return _either(404, "no_such_game", gettext("No such game"), message)
+
+    @app.errorhandler(CircleNotFound)
+    def no_circle(_error: CircleNotFound) -> ResponseReturnValue:
+        message = gettext("There is no circle at this address. Check the link.")
+        return _either(404, "no_such_circle", gettext("No such circle"), message)
 
     @app.errorhandler(HTTPException)
     def http_error(error: HTTPException) -> ResponseReturnValue:
