@@ -15,7 +15,7 @@ from flask.typing import ResponseReturnValue
 
 from ..config import IMPORT_BODY_LIMIT
 from ..i18n.words import gettext
-from ..rules import BadOptions, Options
+from ..rules import BadOptions, Options, RuleError
 from ..rules.circle_stats import person_key
 from ..rules.messages import N_
 from ..rules.scorebook import Scorebook
@@ -153,7 +153,7 @@ def circle_import() -> ResponseReturnValue:
     for number, game in enumerate(games, start=1):
         try:
             checked.append(_checked(game))
-        except BadOptions as refusal:
+        except RuleError as refusal:
             raise BadOptions(
                 refusal.code, N_("game %(number)s: %(why)s", number=number, why=refusal.message)
             ) from None
