@@ -39,6 +39,12 @@ def pages(api: HttpApi) -> dict[str, str]:
     over = api.new_game(["Ana", "Ben"], target=5)
     api.act(over, "start_hand", starter="Ana")
     api.act(over, "play", tile="3-2")  # R11: 5, the target
+    circle = api.call("/api/circles", {"name": "Thursday table"})["id"]
+    in_circle = api.call(
+        "/api/games", {"players": ["Ana", "Ben"], "circle": circle, "rules": {"target": 5}}
+    )["id"]
+    api.act(in_circle, "start_hand", starter="Ana")
+    api.act(in_circle, "play", tile="3-2")
     return {
         "home": "/",
         "new game": "/new",
@@ -52,6 +58,10 @@ def pages(api: HttpApi) -> dict[str, str]:
         "rescore": f"/g/{over}/rescore",
         "learn": "/learn",
         "practice": "/practice",
+        "circle": f"/c/{circle}",
+        "circle's names": f"/c/{circle}/people",
+        "new circle": "/circles/new",
+        "game into a circle": f"/g/{over}/circle",
     }
 
 
