@@ -41,11 +41,7 @@ class Standing:
 
 @dataclass(frozen=True, slots=True)
 class HeadToHead:
-    first: str
-    second: str
-    games: int
-    first_won: int
-    second_won: int
+    said: str  # "Ana 4 – 5 Ben (12 games)"
 
 
 @dataclass(frozen=True, slots=True)
@@ -138,11 +134,15 @@ def circle_page(circle: CircleRow, viewer: bool, filters: Filters, error: str) -
         standings=_standings(stats),
         meetings=tuple(
             HeadToHead(
-                names.get(m.first, "?"),
-                names.get(m.second, "?"),
-                m.games,
-                m.first_won,
-                m.second_won,
+                ngettext(
+                    "%(first)s %(won)s – %(lost)s %(second)s (%(num)s game)",
+                    "%(first)s %(won)s – %(lost)s %(second)s (%(num)s games)",
+                    m.games,
+                    first=names.get(m.first, "?"),
+                    second=names.get(m.second, "?"),
+                    won=m.first_won,
+                    lost=m.second_won,
+                )
             )
             for m in stats.meetings[:20]
         ),
