@@ -15,7 +15,7 @@ from ..i18n.words import gettext, ngettext
 from ..rules.circle_stats import CircleStats
 from ..rules.options import PRESETS
 from ..store import CircleRow, Filters, MemberGame, Part
-from ..ui.forms import preset_choices
+from ..ui.forms import PresetChoice, preset_choices
 from ..ui.race import Race
 from ..ui.tiles import qr_svg
 from ..ui.wins import wins_chart
@@ -60,13 +60,6 @@ class Recent:
 
 
 @dataclass(frozen=True, slots=True)
-class Choice:
-    value: str
-    label: str
-    selected: bool
-
-
-@dataclass(frozen=True, slots=True)
 class ShareLink:
     label: str
     hint: str
@@ -83,7 +76,8 @@ class CirclePage:
     meetings: tuple[HeadToHead, ...]
     chart: Race
     recent: tuple[Recent, ...]
-    presets: tuple[Choice, ...]
+    presets: tuple[PresetChoice, ...]
+    preset: str  # the one chosen ("" for all)
     since: str
     until: str
     filtered: bool
@@ -148,10 +142,8 @@ def circle_page(circle: CircleRow, viewer: bool, filters: Filters, error: str) -
         ),
         chart=wins_chart(stats),
         recent=tuple(_recent(game, names, viewer) for game in games[:RECENT]),
-        presets=(
-            Choice("", gettext("All rules"), not filters.preset),
-            *(Choice(p.name, p.title, p.name == filters.preset) for p in preset_choices()),
-        ),
+        presets=preset_choices(),
+        preset=filters.preset,
         since=filters.since.isoformat() if filters.since else "",
         until=filters.until.isoformat() if filters.until else "",
         filtered=filters != Filters(),
