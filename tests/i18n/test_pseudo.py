@@ -269,9 +269,7 @@ def test_every_page_and_every_refusal_is_translated(
     get("a game into a circle", f"{short.url}/circle")
     kept = pseudo_client.post(f"{short.url}/circle", data={"name": "", "csrf_token": CSRF_TOKEN})
     pages.look("a circle without a name, refused", kept, 422)
-    made = pseudo_client.post(
-        f"{short.url}/circle", data={"name": "Dee", "csrf_token": CSRF_TOKEN}
-    )
+    made = pseudo_client.post(f"{short.url}/circle", data={"name": "Dee", "csrf_token": CSRF_TOKEN})
     circle = made.headers["Location"].rsplit("/", 1)[-1]
     get("circle", f"/c/{circle}")
     get("circle, a date that is no date", f"/c/{circle}?since=x", 422)
