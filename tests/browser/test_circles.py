@@ -108,5 +108,20 @@ def test_the_filters_work_by_keyboard_and_a_person_is_renamed(
     field.fill("Cy")
     field.press("Enter")
     expect(page.get_by_role("status")).to_contain_text("Saved: Cy.")
+    folder = shots()
+    page.screenshot(path=str(folder / "circle-names.png"), full_page=True)
+    wide = page.evaluate("document.documentElement.scrollWidth")
+    assert wide <= page.viewport_size["width"], f"the names page is {wide} px wide"
+    game = api.new_game(["Ana", "Ben"], target=5)
+    api.act(game, "start_hand", starter="Ana")
+    api.act(game, "play", tile="3-2")  # R11: 5, the target: game over
+    page.goto(f"{live_server}/g/{game}")
+    page.get_by_role("link", name="Keep this table’s games together").click()
+    page.get_by_label("Name of the circle").fill("Family")
+    page.screenshot(path=str(folder / "circle-keep-game.png"), full_page=True)
+    page.get_by_role("button", name="Keep the games together").click()
+    expect(page.get_by_role("heading", name="Family")).to_be_visible()
+    family = api.call("/api/circles/" + page.url.rsplit("/", 1)[-1])
+    assert [g["id"] for g in family["games"]] == [game]
     names = {p["name"] for p in api.call(f"/api/circles/{circle['id']}")["players"]}
     assert "Cy" in names and "Cyrus" not in names

@@ -95,11 +95,13 @@ class Circles:
         return None if circle_id is None else self.get(circle_id)
 
     def people(self, circle_id: str) -> list[Person]:
-        """The circle's people, by name, each with how many of its games they played."""
-        games = func.count(SEATS.c.game_id)
+        """The circle's people, by name, each with how many of its games they played (a game
+        since deleted not counted)."""
+        games = func.count(GAMES.c.id)
+        seats = SEATS.join(GAMES, GAMES.c.id == SEATS.c.game_id)
         query = (
             select(PEOPLE.c.id, PEOPLE.c.name, games)
-            .select_from(PEOPLE.outerjoin(SEATS, SEATS.c.person_id == PEOPLE.c.id))
+            .select_from(PEOPLE.outerjoin(seats, SEATS.c.person_id == PEOPLE.c.id))
             .where(PEOPLE.c.circle_id == circle_id)
             .group_by(PEOPLE.c.id, PEOPLE.c.name)
         )
