@@ -110,18 +110,16 @@ class Circles:
         return sorted((Person(*row) for row in rows), key=lambda p: person_key(p.name))
 
     def games(self, circle_id: str) -> list[MemberGame]:
-        """The circle's games, newest first, each with its summary (worked out and kept now
-        for a game that moved on since its summary was kept)."""
+        """The circle's games, newest first, each with its summary: kept in memory, else read
+        back from ``game_summaries``, else (a game that moved on since) worked out and kept."""
         query = (
             select(
                 GAMES.c.id,
                 GAMES.c.view_id,
                 GAMES.c.seq,
-                GAMES.c.options,
                 GAMES.c.created_at,
                 GAMES.c.updated_at,
                 SUMMARIES.c.seq,
-                SUMMARIES.c.summary,
             )
             .select_from(
                 MEMBERS.join(GAMES, GAMES.c.id == MEMBERS.c.game_id).outerjoin(
@@ -130,21 +128,30 @@ class Circles:
             )
             .where(MEMBERS.c.circle_id == circle_id)
         )
-        seats_query = (
-            select(SEATS.c.game_id, SEATS.c.seat, SEATS.c.person_id)
-            .select_from(SEATS.join(MEMBERS, MEMBERS.c.game_id == SEATS.c.game_id))
-            .where(MEMBERS.c.circle_id == circle_id)
-        )
         with self.store.engine.connect() as db:
             rows = db.execute(query).all()
-            seated: dict[str, dict[int, int]] = {}
-            for game_id, seat, person in db.execute(seats_query):
-                seated.setdefault(game_id, {})[seat] = person
+            seated = self._seats(db, circle_id)
+            summaries: dict[str, GameSummary] = {}
+            stored = []
+            for game_id, _, seq, _, _, kept_seq in rows:
+                summary = self.store.cache.at(game_id, Part.SUMMARY, seq)
+                if summary is not None:
+                    summaries[game_id] = summary
+                elif kept_seq == seq:
+                    stored.append(game_id)
+            for first in range(0, len(stored), 500):
+                some = stored[first : first + 500]
+                kept = select(SUMMARIES.c.game_id, SUMMARIES.c.seq, SUMMARIES.c.summary)
+                for game_id, seq, data in db.execute(kept.where(SUMMARIES.c.game_id.in_(some))):
+                    summary = self._kept(data)
+                    if summary is not None:
+                        summaries[game_id] = summary
+                        self.store.cache.put(game_id, Part.SUMMARY, seq, summary)
         found, fresh = [], []
-        for game_id, view_id, seq, options, created, updated, kept_seq, kept in rows:
-            summary = self._kept(kept) if kept_seq == seq else None
+        for game_id, view_id, seq, created, updated, _ in rows:
+            summary = summaries.get(game_id)
             if summary is None:
-                summary = self._summary(game_id, seq, options)
+                summary = self._summary(game_id, seq)
                 fresh.append((game_id, seq, summary))
             people = seated.get(game_id, {})
             found.append(
@@ -161,6 +168,27 @@ class Circles:
         if fresh:
             self._keep(fresh)
         return sorted(found, key=lambda game: (game.created_at, game.id), reverse=True)
+
+    def _seats(self, db: Connection, circle_id: str) -> dict[str, dict[int, int]]:
+        """Each game's seats' people: kept per revision of the circle, which every change of
+        its games or people moves on."""
+        revision = db.scalar(select(CIRCLES.c.revision).where(CIRCLES.c.id == circle_id))
+
+        def make() -> dict[str, dict[int, int]]:
+            seats_query = (
+                select(SEATS.c.game_id, SEATS.c.seat, SEATS.c.person_id)
+                .select_from(SEATS.join(MEMBERS, MEMBERS.c.game_id == SEATS.c.game_id))
+                .where(MEMBERS.c.circle_id == circle_id)
+            )
+            seated: dict[str, dict[int, int]] = {}
+            for game_id, seat, person in db.execute(seats_query):
+                seated.setdefault(game_id, {})[seat] = person
+            return seated
+
+        made: dict[str, dict[int, int]] = self.store.cache.get_or_make(
+            circle_id, (Part.CIRCLE, "seats"), revision or 0, make
+        )
+        return made
 
     def stats(
         self, circle: CircleRow, filters: Filters | None = None
@@ -319,8 +347,10 @@ class Circles:
         db.execute(delete(MEMBERS).where(MEMBERS.c.game_id == game_id))
         self._moved_on(db, circle_id)
 
-    def _summary(self, game_id: str, seq: int, options: Any) -> GameSummary:
+    def _summary(self, game_id: str, seq: int) -> GameSummary:
         def make() -> GameSummary:
+            with self.store.engine.connect() as db:
+                options = db.scalar(select(GAMES.c.options).where(GAMES.c.id == game_id))
             log = self.store.log(game_id)[:seq]
             actions = [recorded(action) for _, action, _ in log]
             return game_summary(options_from_dict(from_json(options)), actions)
