@@ -123,5 +123,8 @@ def test_the_filters_work_by_keyboard_and_a_person_is_renamed(
     expect(page.get_by_role("heading", name="Family")).to_be_visible()
     family = api.call("/api/circles/" + page.url.rsplit("/", 1)[-1])
     assert [g["id"] for g in family["games"]] == [game]
+    page.goto(f"{live_server}/")  # the phone's circles, listed as its games are
+    expect(page.get_by_role("link", name="Family")).to_be_visible()
+    page.screenshot(path=str(folder / "home-circles.png"), full_page=True)
     names = {p["name"] for p in api.call(f"/api/circles/{circle['id']}")["players"]}
     assert "Cy" in names and "Cyrus" not in names

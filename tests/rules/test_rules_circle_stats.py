@@ -10,6 +10,8 @@ from itertools import pairwise
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from tests.web.golden_games import random_game
 from webapp.rules import Options, Play, StartHand, Tile, Undo
@@ -149,3 +151,9 @@ def test_a_summary_is_kept_and_read_back_and_a_damaged_one_is_refused() -> None:
 def test_people_are_told_apart_by_their_name_in_one_spelling(typed: str, same: str) -> None:
     assert person_key(typed) == person_key(same)
     assert person_key("Cy") != person_key("Cyrus")
+
+
+@given(st.text(max_size=40))
+def test_a_name_in_its_one_spelling_is_already_in_it(name: str) -> None:
+    assert person_key(person_key(name)) == person_key(name)
+    assert person_key(f"  {name} ") == person_key(name)
