@@ -250,6 +250,7 @@ class Circles:
                 "same_person", N_("two players of this game would be one person of the circle")
             )
         with self._writing() as db:
+            self._hold(db, circle.id)
             was = db.scalar(select(MEMBERS.c.circle_id).where(MEMBERS.c.game_id == game_id))
             if was == circle.id:
                 return
@@ -277,6 +278,7 @@ class Circles:
         cleaned = clean_name(name, "person")
         key = person_key(cleaned)
         with self._writing() as db:
+            self._hold(db, circle_id)
             other = db.scalar(
                 select(PEOPLE.c.name).where(
                     PEOPLE.c.circle_id == circle_id, PEOPLE.c.key == key, PEOPLE.c.id != person.id
@@ -302,6 +304,7 @@ class Circles:
         if gone.id == kept.id:
             raise CircleRefused("merge_self", N_("choose two different people to merge"))
         with self._writing() as db:
+            self._hold(db, circle_id)
             mine = select(SEATS.c.game_id).where(SEATS.c.person_id == gone.id)
             shared = db.scalar(
                 select(func.count())
@@ -335,6 +338,12 @@ class Circles:
 
     def _writing(self) -> Writing:
         return Writing(self.store)
+
+    @staticmethod
+    def _hold(db: Connection, circle_id: str) -> None:
+        """Hold the circle's row until the transaction ends: its changes take turns, so a new
+        person's name is looked for and made in one go (SQLite's writers take turns already)."""
+        db.execute(select(CIRCLES.c.id).where(CIRCLES.c.id == circle_id).with_for_update())
 
     @staticmethod
     def _moved_on(db: Connection, circle_id: str) -> None:
