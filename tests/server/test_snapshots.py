@@ -186,9 +186,11 @@ def test_the_schema_upgrades_from_the_previous_version_with_its_games(
     try:
         with engine.connect() as connection:
             assert connection.execute(text("SELECT version_num FROM alembic_version")).scalar() == (
-                "0002"
+                "0003"
             )
-        assert "snapshots" in inspect(engine).get_table_names()
+        tables = set(inspect(engine).get_table_names())
+        assert {"snapshots", "circles", "circle_people", "circle_games", "circle_seats"} <= tables
+        assert "game_summaries" in tables
         store: Store = app.extensions["allfives_store"]
         for game_id, options in games:
             options = options_from_dict(json.loads(options))
