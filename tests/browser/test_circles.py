@@ -17,6 +17,8 @@ from playwright.sync_api import expect
 from tests.web.golden_games import random_game
 from webapp.rules import Options, to_dict
 
+from .test_axe import AXE, RUN, SERIOUS, TAGS
+
 if TYPE_CHECKING:
     from tests.tables import HttpApi
 
@@ -70,7 +72,10 @@ def test_a_circles_page_reads_on_a_phone_light_and_dark(
     folder = shots()
     for size, (width, height) in SIZES.items():
         context = browser.new_context(
-            viewport={"width": width, "height": height}, color_scheme=scheme, device_scale_factor=1
+            viewport={"width": width, "height": height},
+            color_scheme=scheme,
+            device_scale_factor=1,
+            bypass_csp=True,  # axe is let in by the browser, as in test_axe
         )
         try:
             page = context.new_page()
@@ -83,6 +88,21 @@ def test_a_circles_page_reads_on_a_phone_light_and_dark(
             assert wide <= width, f"{size}: the page is {wide} px wide"
             page.screenshot(path=str(folder / f"circle-{size}-{scheme}.png"), full_page=True)
             page.screenshot(path=str(folder / f"circle-{size}-{scheme}-top.png"))
+            for language in ("ro", "lo"):  # the longest words, and another script
+                host = live_server.split("//", 1)[1].split(":")[0]
+                context.add_cookies(
+                    [{"name": "language", "value": language, "domain": host, "path": "/"}]
+                )
+                page.goto(f"{live_server}/c/{circle['id']}")
+                assert page.evaluate("document.documentElement.lang") == language
+                wide = page.evaluate("document.documentElement.scrollWidth")
+                assert wide <= width, f"{size} in {language}: the page is {wide} px wide"
+                page.add_script_tag(path=str(AXE))
+                found = [v for v in page.evaluate(RUN, TAGS) if v["impact"] in SERIOUS]
+                assert found == [], f"{size} in {language}: {found}"
+                if size == "360x740":
+                    shot = folder / f"circle-{size}-{scheme}-{language}.png"
+                    page.screenshot(path=str(shot), full_page=True)
         finally:
             context.close()
 
