@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 WEBAPP = Path(__file__).resolve().parent.parent / "webapp"
-AREAS = frozenset({"home", "game", "disputes", "sheet", "teaching", "api"})
+AREAS = frozenset({"home", "game", "disputes", "sheet", "teaching", "api", "circles"})
 BELOW_AREAS = frozenset({"rules", "store", "config", "i18n", "ui", "web"})
 #: Which parts each part may import (itself always). The app factory (``webapp/__init__``)
 #: puts them together and may import any.

@@ -48,7 +48,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     except Unusable as error:
         raise StartupError(str(error)) from error.__cause__
 
-    from . import api, disputes, home, sheet, teaching
+    from . import api, circles, disputes, home, sheet, teaching
     from . import game as game_area
     from .home import shell
 
@@ -67,7 +67,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         tile_use=tiles.tile_use,
     )
 
-    for area in (api, home, game_area, disputes, sheet, teaching):
+    for area in (api, home, game_area, disputes, sheet, teaching, circles):
         app.register_blueprint(area.bp)
     shell.register(app)  # the installable app: manifest, service worker, offline page
     errors.register(app)

@@ -50,6 +50,12 @@ def pages(api: HttpApi) -> dict[str, str]:
         urllib.request.Request(f"{api.base}/api/games/{deleted}", method="DELETE")
     )
     long = api.long_game(14)
+    circle = api.call("/api/circles", {"name": "Thursday table"})["id"]
+    in_circle = api.call(
+        "/api/games", {"players": ["Ana", "Ben"], "circle": circle, "rules": {"target": 5}}
+    )["id"]
+    api.act(in_circle, "start_hand", starter="Ana")
+    api.act(in_circle, "play", tile="3-2")
     return {
         "home": "/",
         "new game": "/new",
@@ -72,6 +78,10 @@ def pages(api: HttpApi) -> dict[str, str]:
         "score sheet": f"/g/{playing}/sheet",
         "more open": f"/g/{playing}?look=more",
         "refusal": f"/g/{playing}?look=refusal",
+        "circle": f"/c/{circle}",
+        "circle's names": f"/c/{circle}/people",
+        "new circle": "/circles/new",
+        "game into a circle": f"/g/{over}/circle",
     }
 
 

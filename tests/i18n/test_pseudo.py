@@ -267,6 +267,20 @@ def test_every_page_and_every_refusal_is_translated(
     get("game over", short.url)
     get("home, a game over", "/")
 
+    # A circle: the game kept in one from game over, its page, names, filters and refusals.
+    get("a game into a circle", f"{short.url}/circle")
+    kept = pseudo_client.post(f"{short.url}/circle", data={"name": "", "csrf_token": CSRF_TOKEN})
+    pages.look("a circle without a name, refused", kept, 422)
+    made = pseudo_client.post(f"{short.url}/circle", data={"name": "Dee", "csrf_token": CSRF_TOKEN})
+    circle = made.headers["Location"].rsplit("/", 1)[-1]
+    get("circle", f"/c/{circle}")
+    get("circle, a date that is no date", f"/c/{circle}?since=x", 422)
+    get("circle, filtered", f"/c/{circle}?preset=pagat&since=2026-01-01")
+    get("circle's names", f"/c/{circle}/people")
+    get("new circle", "/circles/new")
+    get("home, a circle", "/")
+    get("404 circle", "/c/no-such-circle", 404)
+
     # Every refusal of the engine, through the API, in the reader's language.
     store = pseudo_app.extensions["allfives_store"]
     refused = 0

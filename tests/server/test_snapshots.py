@@ -186,9 +186,11 @@ def test_the_schema_upgrades_from_the_previous_version_with_its_games(
     try:
         with engine.connect() as connection:
             assert connection.execute(text("SELECT version_num FROM alembic_version")).scalar() == (
-                "0003"
+                "0004"
             )
-        assert "snapshots" in inspect(engine).get_table_names()
+        tables = set(inspect(engine).get_table_names())
+        assert {"snapshots", "circles", "circle_people", "circle_games", "circle_seats"} <= tables
+        assert "game_summaries" in tables
         # 0003: a deleted game's tombstone; no game of the previous version is deleted
         assert "deleted_at" in {column["name"] for column in inspect(engine).get_columns("games")}
         store: Store = app.extensions["allfives_store"]

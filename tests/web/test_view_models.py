@@ -282,3 +282,25 @@ def test_no_page_of_the_game_screen_or_home_is_given_an_engine_object(
     }
     found = offenders(rendered)
     assert not found, "\n".join(found)
+
+
+def test_no_page_of_circles_is_given_an_engine_object(app: Flask, client: FlaskClient) -> None:
+    made = client.post("/api/circles", json={"name": "Club"}).json
+    state = client.post(
+        "/api/games",
+        json={"players": ["Ana", "Ben"], "circle": made["id"], "rules": {"target": 5}},
+    ).json
+    for action in ({"type": "start_hand", "starter": "Ana"}, {"type": "play", "tile": "3-2"}):
+        body = {"seq": state["seq"], **action}
+        state = client.post(f"/api/games/{state['id']}/actions", json=body).json["state"]
+    circle, watch = f"/c/{made['id']}", f"/cw/{made['view_id']}"
+    with given_to_templates(app) as rendered:
+        visit(client, [circle, f"{circle}?preset=pagat&since=2026-01-01", f"{circle}?since=x"])
+        visit(client, [watch, f"{circle}/people", "/circles/new", f"/g/{state['id']}/circle", "/"])
+    assert {name for name, _ in rendered} >= {
+        "circles/circle.html",
+        "circles/people.html",
+        "circles/new.html",
+    }
+    found = offenders(rendered)
+    assert not found, "\n".join(found)

@@ -13,7 +13,7 @@ from ..config import IMPORT_BODY_LIMIT
 from ..i18n.words import gettext, say
 from ..rules import from_dict
 from ..rules.sheet import score_sheet
-from ..store import RESTORE_WINDOW, GameNotFound, Snapshot, StaleRevision
+from ..store import RESTORE_WINDOW, CircleNotFound, GameNotFound, Snapshot, StaleRevision
 from ..web.errors import json_error
 from ..web.game import create_game, remember, store
 from ..web.limits import creating, importing
@@ -81,7 +81,10 @@ def _normalised(value: Any, depth: int) -> Any:
 def create() -> ResponseReturnValue:
     body = _body()
     rules = body.get("rules") or {}
-    snapshot = create_game(body.get("players"), body.get("partnership", False), rules)
+    circle = body.get("circle")
+    if circle is not None and not isinstance(circle, str):
+        raise CircleNotFound(str(circle)[:40])
+    snapshot = create_game(body.get("players"), body.get("partnership", False), rules, circle)
     return jsonify(_shape(snapshot)), 201
 
 
@@ -195,3 +198,8 @@ def _with_seat(item: object, seat_of: Callable[[object], int]) -> object:
     if not isinstance(item, dict) or item.get("player") is None:
         return item
     return {**{k: v for k, v in item.items() if k != "player"}, "seat": seat_of(item["player"])}
+
+
+from . import circles  # noqa: E402  (its routes register on ``bp``)
+
+__all__ = ["bp", "circles"]

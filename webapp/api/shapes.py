@@ -5,14 +5,16 @@ answers of ``webapp.rules`` and names them.
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
 from ..i18n.words import say
 from ..rules import GameState, HandResult, Layout, Move, Outcome, Status
+from ..rules.circle_stats import CircleStats
 from ..rules.sheet import Sheet
-from ..store import Snapshot
+from ..store import CircleRow, MemberGame, Snapshot
 from ..ui.labels import winner_names
 
 
@@ -206,3 +208,61 @@ class SheetShape:
             ],
             "winners": [options.side_name(side) for side in self.sheet.winners],
         }
+
+
+def circle_json(
+    circle: CircleRow,
+    viewer: bool,
+    stats: CircleStats,
+    games: Sequence[MemberGame],
+    names: Mapping[int, str],
+) -> dict[str, Any]:
+    """A circle as the API answers it: its games (newest first) and its people's figures over
+    its finished games (a partnership's win counts for both partners)."""
+
+    def side_of(game: MemberGame, side: int) -> dict[str, Any]:
+        summary = game.summary
+        seats = [seat for seat, s in enumerate(summary.sides) if s == side]
+        return {
+            "players": [names.get(game.people[seat], summary.players[seat]) for seat in seats],
+            "score": summary.finals[side],
+            "won": side in summary.winners,
+        }
+
+    return {
+        "id": circle.view_id if viewer else circle.id,
+        "name": circle.name,
+        "finished": stats.finished,
+        "games": [
+            {
+                "id": game.view_id if viewer else game.id,
+                "date": game.created_at.date().isoformat(),
+                "preset": game.summary.preset,
+                "over": game.summary.over,
+                "sides": [side_of(game, side) for side in range(len(game.summary.finals))],
+            }
+            for game in games
+        ],
+        "players": [
+            {
+                "name": person.name,
+                "games": person.games,
+                "wins": person.wins,
+                "win_rate": round(person.win_rate, 4),
+                "points": person.points,
+                "points_per_hand": round(person.per_hand, 2),
+                "best_hand": person.best_hand,
+                "highest_count": person.top_count,
+                "went_out": person.went_out,
+            }
+            for person in stats.people
+        ],
+        "head_to_head": [
+            {
+                "players": [names.get(m.first, ""), names.get(m.second, "")],
+                "games": m.games,
+                "wins": [m.first_won, m.second_won],
+            }
+            for m in stats.meetings
+        ],
+    }

@@ -96,7 +96,13 @@ def _asked_choice(table: Table) -> Choice | None:
 @creating
 def again(table: Table) -> ResponseReturnValue:
     options = table.state.options
-    snapshot = create_game(list(options.players), options.partnership, options.rules_dict())
+    circle = store().circles.circle_of(table.snapshot.id)  # play again stays in the circle
+    snapshot = create_game(
+        list(options.players),
+        options.partnership,
+        options.rules_dict(),
+        circle.id if circle is not None else None,
+    )
     return redirect(url_for(".screen", game_id=snapshot.id), 303)
 
 

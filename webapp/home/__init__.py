@@ -9,11 +9,11 @@ from flask import Blueprint, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
 
 from ..i18n.words import format_timedelta, gettext, say
-from ..rules import BadOptions, Status
+from ..rules import BadOptions, RuleError, Status
 from ..rules.options import OPTION_SPECS, TARGET_SENTENCE
-from ..store import Snapshot
+from ..store import CircleRefused, Snapshot
 from ..ui.forms import RulesForm, preset_choices, rule_fields
-from ..web.game import create_game, recent_games
+from ..web.game import create_game, recent_circles, recent_games, store
 from ..web.limits import creating
 
 bp = Blueprint("home", __name__)
@@ -77,6 +77,8 @@ class NewGameForm:
     names: tuple[str, ...]
     partnership: bool
     rules: RulesForm
+    circle: str  # the circle's id the game is started in ("" for none)
+    circle_name: str
 
     @classmethod
     def read(cls) -> NewGameForm:
@@ -89,17 +91,30 @@ class NewGameForm:
             count = min(MOST_PLAYERS, count + 1)
         elif resize == "remove":
             count = max(FEWEST_PLAYERS, count - 1)
+        circle = str(source.get("circle") or request.args.get("circle", ""))[:40]
+        found = store().circles.many([circle]) if circle else []
         return cls(
+            circle=found[0].id if found else circle,
+            circle_name=found[0].name if found else "",
             names=tuple((names + [""] * count)[:count]),
             partnership=bool(source.get("partnership", "")),  # offered with four names (R2)
             rules=RulesForm.read(lambda name: source.get(name, ""), OPTION_SPECS),
         )
 
 
+@dataclass(frozen=True, slots=True)
+class CircleLink:
+    url: str
+    name: str
+
+
 @bp.get("/")
 def home() -> ResponseReturnValue:
     games = tuple(GameSummary.of(snapshot) for snapshot in recent_games())
-    return render_template("home/home.html", games=games)
+    circles = tuple(
+        CircleLink(url_for("circles.page", circle_id=c.id), c.name) for c in recent_circles()
+    )
+    return render_template("home/home.html", games=games, circles=circles)
 
 
 @bp.get("/new")
@@ -115,13 +130,13 @@ def create() -> ResponseReturnValue:
         return _new_page(form)
     players = [name for name in form.names if name.strip()]
     try:
-        snapshot = create_game(players, form.partnership, form.rules.rules)
-    except BadOptions as refusal:
+        snapshot = create_game(players, form.partnership, form.rules.rules, form.circle or None)
+    except (BadOptions, CircleRefused) as refusal:
         return _new_page(form, refusal)
     return redirect(url_for("game.screen", game_id=snapshot.id), 303)
 
 
-def _new_page(form: NewGameForm, refusal: BadOptions | None = None) -> ResponseReturnValue:
+def _new_page(form: NewGameForm, refusal: RuleError | None = None) -> ResponseReturnValue:
     """The new-game form: presets by what they do, every house rule from the one table."""
     page = render_template(
         "home/new.html",

@@ -9,6 +9,8 @@ in ``history.py``.
 """
 
 from .cache import Part
+from .circle_rows import CircleNotFound, CircleRefused, CircleRow, Filters, MemberGame, Person
+from .circles import Circles
 from .engine import Unusable, database_url, open_store
 from .hands import played_hand
 from .history import Audits
@@ -28,9 +30,16 @@ __all__ = [
     "EXPORT_FORMAT",
     "RESTORE_WINDOW",
     "Audits",
+    "CircleNotFound",
+    "CircleRefused",
+    "CircleRow",
+    "Circles",
+    "Filters",
     "GameDeleted",
     "GameNotFound",
+    "MemberGame",
     "Part",
+    "Person",
     "Snapshot",
     "StaleRevision",
     "Store",

@@ -44,6 +44,8 @@ class Part(enum.StrEnum):
     STARTS = "starts"  # where each hand starts in the log (store.hands), per revision
     HAND = "hand"  # one hand replayed from its start's snapshot (per start and end)
     CLOCK = "clock"  # R30: when the game's clock started (the first hand's lead in effect)
+    SUMMARY = "summary"  # what a circle's statistics need of the game (rules.circle_stats)
+    CIRCLE = "circle"  # a circle's statistics (per filters), kept by the circle's id
 
 
 @dataclass(frozen=True, slots=True)

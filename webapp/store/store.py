@@ -38,6 +38,7 @@ from ..rules.messages import N_
 from ..rules.scorebook import Scorebook
 from . import history as past
 from .cache import BUDGET, GameCache, Part
+from .circles import Circles
 from .schema import utcnow
 from .snapshot import (
     GameDeleted,
@@ -82,6 +83,7 @@ class Store:
         self._read = Driver(reader)
         self._write = Writer(self._writer, immediate=writer is not None)
         self.cache = GameCache(cache_bytes)
+        self.circles = Circles(self)
 
     def close(self) -> None:
         """Close every pooled connection and the writers' lock file (the app's or a test's end)."""

@@ -18,7 +18,7 @@ from werkzeug.exceptions import HTTPException
 
 from ..i18n.words import gettext, ngettext, say
 from ..rules import RuleError
-from ..store import GameDeleted, GameNotFound, StaleRevision, out_of_reach
+from ..store import CircleNotFound, GameDeleted, GameNotFound, StaleRevision, out_of_reach
 from ..store.schema import utcnow
 from .htmx import is_htmx
 from .limits import retry_after
@@ -128,6 +128,11 @@ def register(app: Flask) -> None:
     @app.errorhandler(GameDeleted)
     def deleted(error: GameDeleted) -> ResponseReturnValue:
         return deleted_page(error)
+
+    @app.errorhandler(CircleNotFound)
+    def no_circle(_error: CircleNotFound) -> ResponseReturnValue:
+        message = gettext("There is no circle at this address. Check the link.")
+        return _either(404, "no_such_circle", gettext("No such circle"), message)
 
     @app.errorhandler(HTTPException)
     def http_error(error: HTTPException) -> ResponseReturnValue:

@@ -20,7 +20,7 @@ from typing import Any, TypeVar
 from flask import Blueprint, Flask, current_app, g, session
 
 from ..rules import GameState, Options
-from ..store import Snapshot, Store
+from ..store import CircleRow, Snapshot, Store
 
 RECENT_GAMES = 12
 EDIT_KEY = "game_id"
@@ -95,14 +95,21 @@ def register(app: Flask) -> None:
             values[key] = table.key
 
 
-def create_game(players: object, partnership: object, rules: object) -> Snapshot:
-    """A new game from names and rule options; the rules' :class:`BadOptions` says what is
-    wrong with them."""
+def create_game(
+    players: object, partnership: object, rules: object, circle: str | None = None
+) -> Snapshot:
+    """A new game from names and rule options, in ``circle`` when one is given (its id); the
+    rules' :class:`BadOptions` says what is wrong with them, :class:`CircleNotFound` that
+    there is no such circle: either way no game is made."""
     if isinstance(players, list):
         # One spelling per name: "José" typed with a combining accent is the same player.
         players = [unicodedata.normalize("NFC", p) if isinstance(p, str) else p for p in players]
     options = Options.parse(players, partnership, rules)
+    if circle is not None:
+        store().circles.get(circle)
     snapshot = store().create(options)
+    if circle is not None:
+        store().circles.add_game(circle, snapshot.id)
     remember(snapshot.id)
     return snapshot
 
@@ -117,3 +124,14 @@ def remember(game_id: str) -> None:
 
 def recent_games() -> list[Snapshot]:
     return store().many(session.get("recent", []))
+
+
+def remember_circle(circle_id: str) -> None:
+    """Keep ``circle_id`` in this device's list of circles (the signed cookie, as games)."""
+    kept = [cid for cid in session.get("circles", []) if cid != circle_id]
+    session["circles"] = [circle_id, *kept][:RECENT_GAMES]
+    session.permanent = True
+
+
+def recent_circles() -> list[CircleRow]:
+    return store().circles.many(session.get("circles", []))
