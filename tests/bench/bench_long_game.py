@@ -286,6 +286,7 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true", help="fewer rounds, shorter load")
     parser.add_argument("--profile", action="store_true", help="profile the long game's pages")
     parser.add_argument("--no-server", action="store_true", help="pages in-process only")
+    parser.add_argument("--no-pages", action="store_true", help="the real server's load only")
     args = parser.parse_args()
     rounds, seconds = (3, 8.0) if args.quick else (args.rounds, args.seconds)
     with tempfile.TemporaryDirectory() as folder:
@@ -302,7 +303,8 @@ def main() -> None:
             f"the long game: {long_state.seq:,} actions, hand {long_state.state.hand_number}; "
             f"the short one: {bench.store.revision(games['short'])} actions\n"
         )
-        print_pages(measure_pages(bench, games, rounds))
+        if not args.no_pages:
+            print_pages(measure_pages(bench, games, rounds))
         if args.profile:
             profile_pages(bench, games["long"], 2)
         urls = [paths(bench.store, games["long"])[page] for page in PAGES]

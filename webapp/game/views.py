@@ -14,7 +14,7 @@ from ..i18n.words import gettext
 from ..rules import RuleError, Status, Tile
 from ..web.game import Table, both_links, create_game, remember, store
 from ..web.htmx import is_htmx
-from ..web.limits import creating, heavy
+from ..web.limits import creating, game_pages, heavy
 from . import bp, screen, settling
 from .more import more_of, share_links
 from .notice import Notice, change_notice, last_notice
@@ -27,6 +27,7 @@ TURNED = "turned"
 
 
 @both_links(bp, "", endpoint="screen", methods=["GET"])
+@game_pages
 def game_screen(table: Table) -> ResponseReturnValue:
     """The game, with its last action's result until the next action (after a reload too)."""
     snapshot = table.snapshot
