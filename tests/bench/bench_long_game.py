@@ -14,8 +14,8 @@
    rate limits off (what the pages cost) and on (as served). The budget: p99 under 500 ms on
    2 cores.
 
-Run it with ``python3 tests/bench/bench_long_game.py [--quick] [--profile]``. It is not a test:
-pytest only imports it.
+Run it with ``python3 tests/bench/bench_long_game.py [--quick] [--profile] [--no-pages]``
+(``--no-pages``: the real server's load alone). It is not a test: pytest only imports it.
 """
 
 from __future__ import annotations
@@ -225,10 +225,15 @@ class Player:
         return latencies, statuses
 
 
+def _p99(latencies: list[float]) -> float:
+    ordered = sorted(latencies)
+    return ordered[min(len(ordered) - 1, math.ceil(len(ordered) * 0.99) - 1)]
+
+
 def _percentiles(latencies: list[float]) -> str:
     ordered = sorted(latencies)
     p50 = statistics.median(ordered) * 1e3
-    p99 = ordered[min(len(ordered) - 1, math.ceil(len(ordered) * 0.99) - 1)] * 1e3
+    p99 = _p99(ordered) * 1e3
     return f"p50 {p50:7.1f} ms, p99 {p99:7.1f} ms, max {ordered[-1] * 1e3:7.1f} ms"
 
 
@@ -272,6 +277,7 @@ def measure_load(
         f"  while 8 clients load heavy pages:    {_percentiles(loaded)} ({len(loaded)} plays, "
         f"answers {dict(played)}; budget p99 < 500 ms)"
     )
+    print(f"  p99 loaded ÷ p99 quiet (same run): {_p99(loaded) / _p99(quiet):.1f}×")
     pages = sum(v for k, v in statuses.items())
     print(
         f"  the heavy clients' answers: {dict(statuses)}, {pages / (seconds + 1):.0f}/s; "
