@@ -14,8 +14,8 @@
    rate limits off (what the pages cost) and on (as served). The budget: p99 under 500 ms on
    2 cores.
 
-Run it with ``python3 tests/bench/bench_long_game.py [--quick] [--profile]``. It is not a test:
-pytest only imports it.
+Run it with ``python3 tests/bench/bench_long_game.py [--quick] [--profile] [--no-pages]``
+(``--no-pages``: the real server's load alone). It is not a test: pytest only imports it.
 """
 
 from __future__ import annotations
@@ -225,10 +225,15 @@ class Player:
         return latencies, statuses
 
 
+def _p99(latencies: list[float]) -> float:
+    ordered = sorted(latencies)
+    return ordered[min(len(ordered) - 1, math.ceil(len(ordered) * 0.99) - 1)]
+
+
 def _percentiles(latencies: list[float]) -> str:
     ordered = sorted(latencies)
     p50 = statistics.median(ordered) * 1e3
-    p99 = ordered[min(len(ordered) - 1, math.ceil(len(ordered) * 0.99) - 1)] * 1e3
+    p99 = _p99(ordered) * 1e3
     return f"p50 {p50:7.1f} ms, p99 {p99:7.1f} ms, max {ordered[-1] * 1e3:7.1f} ms"
 
 
@@ -272,6 +277,7 @@ def measure_load(
         f"  while 8 clients load heavy pages:    {_percentiles(loaded)} ({len(loaded)} plays, "
         f"answers {dict(played)}; budget p99 < 500 ms)"
     )
+    print(f"  p99 loaded ÷ p99 quiet (same run): {_p99(loaded) / _p99(quiet):.1f}×")
     pages = sum(v for k, v in statuses.items())
     print(
         f"  the heavy clients' answers: {dict(statuses)}, {pages / (seconds + 1):.0f}/s; "
@@ -286,6 +292,7 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true", help="fewer rounds, shorter load")
     parser.add_argument("--profile", action="store_true", help="profile the long game's pages")
     parser.add_argument("--no-server", action="store_true", help="pages in-process only")
+    parser.add_argument("--no-pages", action="store_true", help="the real server's load only")
     args = parser.parse_args()
     rounds, seconds = (3, 8.0) if args.quick else (args.rounds, args.seconds)
     with tempfile.TemporaryDirectory() as folder:
@@ -302,7 +309,8 @@ def main() -> None:
             f"the long game: {long_state.seq:,} actions, hand {long_state.state.hand_number}; "
             f"the short one: {bench.store.revision(games['short'])} actions\n"
         )
-        print_pages(measure_pages(bench, games, rounds))
+        if not args.no_pages:
+            print_pages(measure_pages(bench, games, rounds))
         if args.profile:
             profile_pages(bench, games["long"], 2)
         urls = [paths(bench.store, games["long"])[page] for page in PAGES]

@@ -34,12 +34,12 @@ def settled_c(**rules: object) -> Table:
 def test_example_c_rescored_under_pagat_is_example_d():
     table = settled_c()
     found = rescore(table.options, table.actions, preset="pagat")
-    played, other = found.played.hands[0].result, found.other.hands[0].result
+    played, other = found.played.results[0], found.other.hands[0].result
     assert played is not None and other is not None
     assert played.settled == (0, -15, -5)  # C: Ana −0, Ben −15, Cy −5
     assert other.settled == (20, 0, 0)  # D: Ana scores round(13 + 7) = 20
     assert played.scored == other.scored == (15, 0, 15)  # the plays score the same
-    assert found.played.state.scores == (15, -15, 10)
+    assert found.played.scores == (15, -15, 10)
     assert found.other.state.scores == (35, 0, 15)
     assert found.other.options.settlement is Settlement.WINNER_TAKES
     assert not found.same
@@ -48,7 +48,7 @@ def test_example_c_rescored_under_pagat_is_example_d():
 def test_example_d_rescored_under_seed_is_example_c():
     table = settled_c(preset="pagat")
     found = rescore(table.options, table.actions, preset="seed")
-    assert found.played.hands[0].result.settled == (20, 0, 0)
+    assert found.played.results[0].settled == (20, 0, 0)
     assert found.other.hands[0].result.settled == (0, -15, -5)
     assert found.other.options.preset == "seed"
 
@@ -56,7 +56,7 @@ def test_example_d_rescored_under_seed_is_example_c():
 def test_the_played_side_is_the_game_itself():
     table = settled_c()
     found = rescore(table.options, table.actions, settlement="winner-takes")
-    assert found.played.state == table.state
+    assert found.played == table.state
     assert found.other.hands[0].result.settled == (20, 0, 0)
 
 
@@ -85,7 +85,7 @@ def test_immediate_finish_ends_the_game_mid_hand_and_drops_the_rest():
         "Cy reaches 10 and wins during hand 1, at move 9 (R16): the game ends there; "
         "the 12 actions after it would never happen."
     )
-    assert found.ending(found.played) == "Ana reaches 10 and wins."
+    assert found.ending_as_played() == "Ana reaches 10 and wins."
 
 
 def test_end_of_hand_finish_when_the_table_stopped_mid_hand():
@@ -215,7 +215,7 @@ def test_rescoring_five_up_as_points_in_pips_keeps_every_play_and_scales_the_sco
     played = Options.make(["Ana", "Ben"], preset="five-up")
     found = rescore(played, _example_h_log(), points="pips")
     assert found.other.refusal is None
-    assert found.played.state.scores == (5, 2)
+    assert found.played.scores == (5, 2)
     assert found.other.state.scores == (25, 10)
 
 

@@ -68,3 +68,42 @@ def test_a_client_looping_on_a_long_game_s_heavy_pages_is_limited_and_plays_go_o
     assert not set(seen) - {"200", "429"}, seen  # no error, no dropped connection
     for path in paths:  # another client reads the long game meanwhile
         assert request(server, "GET", path, source=READER)[0] == 200, path
+
+
+HTMX = {"HX-Request": "true"}
+TABLE = "127.0.0.4"  # four phones behind one NAT
+
+
+def test_a_client_reloading_a_game_screen_in_a_loop_is_limited_never_a_table_or_htmx(
+    started: list[Server], database_url: str, log: Path
+) -> None:
+    """Whole game screens are limited per client (``ALLFIVES_RATE_LIMIT_PAGES``, its default
+    here): a table of four phones behind one address, each loading the game and reloading it
+    twice, is never refused; a client reloading it in a loop is answered 429 with Retry-After
+    and the page that says so, while its htmx regions and polls (each phone's following of the
+    game) are still answered, and so is the table."""
+    server = start(started, database_url, log, ALLFIVES_RATE_LIMITS="on")
+    api = HttpApi(server.url)
+    game = api.long_game(3)
+    screen, seq = f"/g/{game}", api.state(game)["seq"]
+    watch = f"/v/{api.state(game)['view_id']}"
+    for _ in range(3):  # four phones, one address: a load and two reloads each
+        for phone in (screen, screen, screen, watch):
+            assert request(server, "GET", phone, source=TABLE)[0] == 200
+    seen: Counter[int] = Counter()
+    refused: tuple[dict[str, str], bytes] | None = None
+    for _ in range(45):
+        status, headers, body = request(server, "GET", screen, source=FLOODER)
+        seen[status] += 1
+        if status == 429:
+            refused = headers, body
+    assert seen[200] == 30 and seen[429] == 15, seen  # 30 in 10 seconds, then refused
+    assert refused is not None
+    headers, body = refused
+    assert int(headers["Retry-After"]) >= 1
+    assert b"Too many requests from this device" in body
+    # The same client's htmx requests are never refused by it: the regions and the poll.
+    assert request(server, "GET", screen, headers=HTMX, source=FLOODER)[0] == 200
+    for poll in (f"{screen}/poll?seq={seq}", f"{screen}/poll?seq=0"):
+        assert request(server, "GET", poll, headers=HTMX, source=FLOODER)[0] in (200, 204)
+    assert request(server, "GET", screen, source=TABLE)[0] == 200  # the table, meanwhile

@@ -47,6 +47,7 @@ from webapp.rules import (
 )
 from webapp.rules.correction import words
 from webapp.rules.history import PlayedHand, replay
+from webapp.rules.progress import HandResult
 from webapp.rules.rescore import Rescore, changed
 from webapp.rules.scorebook import Scorebook
 from webapp.store import Snapshot, options_from_dict, options_to_dict
@@ -269,9 +270,12 @@ def hand_view(played: PlayedHand, options: Options) -> dict[str, Any]:
 def rescore_view(found: Rescore) -> dict[str, Any]:
     return {
         "same": found.same,
-        "endings": [found.ending(found.played), found.ending(found.other)],
+        "endings": [found.ending_as_played(), found.ending(found.other)],
         "rows": [
-            [number, *(plain(p.result) if p else None for p in pair)]
+            [
+                number,
+                *(plain(p if isinstance(p, HandResult) else p.result) if p else None for p in pair),
+            ]
             for number, *pair in found.rows()
         ],
     }
@@ -301,7 +305,7 @@ def answers(app: Flask, game: dict[str, Any], cold: bool = False) -> dict[str, A
             "log": log_view(snapshot),
             "hands": [hand_view(played, options) for played in history.hands],
             "rescores": [
-                rescore_view(Rescore(history, replay(changed(options, **change), log)))
+                rescore_view(Rescore(snapshot.state, replay(changed(options, **change), log)))
                 for change in RESCORES
             ],
         }

@@ -14,6 +14,7 @@ from ..i18n.words import gettext, say, say_capitalized
 from ..rules import BadOptions, Options
 from ..rules.history import PlayedHand
 from ..rules.options import OPTION_SPECS
+from ..rules.progress import HandResult
 from ..rules.rescore import CHANGEABLE, Rescore, changed
 from ..store.history import kept
 from ..ui.forms import PresetChoice, RuleField, RulesForm, preset_choices, rule_fields
@@ -105,14 +106,14 @@ def rescore_page(table: Table) -> ResponseReturnValue:
     options = table.state.options
     other_preset = "pagat" if options.preset == "seed" else "seed"
     form = RulesForm.read(lambda name: request.args.get(name, ""), _DISPUTED, other_preset)
-    history = store().history(table.snapshot)
     error = None
     found = None
     try:
         other = changed(options, preset=form.preset, target=form.target, **form.chosen)
         # Every hand replayed under rules not worked out yet for the game: limited per client.
         with nullcontext() if kept(store(), table.snapshot, other) else replaying:
-            found = Rescore(history, store().history(table.snapshot, other))
+            # As played: the game's state holds every result; the other rules replay the log.
+            found = Rescore(table.state, store().history(table.snapshot, other))
     except BadOptions as refusal:
         error = say_capitalized(refusal.message)
     pages = _pages(found.hands if found else 0)
@@ -139,12 +140,11 @@ def rescore_page(table: Table) -> ResponseReturnValue:
 def _columns(found: Rescore) -> tuple[Column, ...]:
     """The two ways of scoring: their rules in words, final scores, and how the game ends."""
     columns = []
-    for label, history in (
-        (gettext("As played"), found.played),
-        (gettext("Rescored"), found.other),
+    for label, state, ending in (
+        (gettext("As played"), found.played, found.ending_as_played()),
+        (gettext("Rescored"), found.other.state, found.ending(found.other)),
     ):
-        options = history.options
-        state = history.state
+        options = state.options
         columns.append(
             Column(
                 label=label,
@@ -153,7 +153,7 @@ def _columns(found: Rescore) -> tuple[Column, ...]:
                     FinalScore(name=options.side_name(side), score=score, won=side in state.winners)
                     for side, score in enumerate(state.scores)
                 ),
-                ending=say(found.ending(history)),
+                ending=say(ending),
             )
         )
     return tuple(columns)
@@ -208,11 +208,12 @@ def _rows(found: Rescore, numbers: tuple[int, ...]) -> tuple[Row, ...]:
     return tuple(rows)
 
 
-def _cell(played: PlayedHand | None, side: int, options: Options) -> Cell:
+def _cell(played: HandResult | PlayedHand | None, side: int, options: Options) -> Cell:
     if played is None:
         return Cell(played=False)
-    result = played.result
+    result = played if isinstance(played, HandResult) else played.result
     if result is None:
+        assert isinstance(played, PlayedHand)
         moves = len(played.hand.moves)
         score = played.scores_at(moves, options)[side]
         made = score - played.scores_before[side]
@@ -226,8 +227,8 @@ def _cell(played: PlayedHand | None, side: int, options: Options) -> Cell:
     )
 
 
-def _ended(options: Options, played: PlayedHand) -> str:
-    hand = played.hand
+def _ended(options: Options, played: HandResult | PlayedHand) -> str:
+    hand = played if isinstance(played, HandResult) else played.hand
     if hand.went_out is not None:
         return gettext("%(name)s went out", name=options.players[hand.went_out])
     if hand.end is not None:

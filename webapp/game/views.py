@@ -15,7 +15,7 @@ from ..rules import RuleError, Status, Tile
 from ..store import Snapshot
 from ..web.game import Table, both_links, create_game, remember, store
 from ..web.htmx import is_htmx
-from ..web.limits import creating, heavy
+from ..web.limits import creating, game_pages, heavy
 from . import bp, screen, settling
 from .delta import Delta, changed
 from .more import more_of, share_links
@@ -29,6 +29,7 @@ TURNED = "turned"
 
 
 @both_links(bp, "", endpoint="screen", methods=["GET"])
+@game_pages
 def game_screen(table: Table) -> ResponseReturnValue:
     """The game, with its last action's result until the next action (after a reload too)."""
     snapshot = table.snapshot

@@ -24,8 +24,14 @@ scores everyone else's (R13p); under ``seed`` each loses their own (R13).
 >>> found = rescore(options, log, preset="pagat")
 >>> found.other.options.settlement.value
 'winner-takes'
->>> [(h.result.settled, h.result.scores) for h in (found.played.hands[0], found.other.hands[0])]
+>>> [(r.settled, r.scores) for r in (found.played.results[0], found.other.hands[0].result)]
 [((-10, -120, -35), (-5, -120, -35)), ((150, 0, 0), (155, 0, 0))]
+
+The game as played is not replayed: its state holds every settled hand's result and the hand
+being played, which is all its side of the rescore shows. Only the other rules replay the log:
+they may change what any move counts, what any settlement adds or takes, and so the scores each
+later hand starts from and when the game ends, so no hand's outcome under them can be taken from
+the game as played.
 """
 
 from __future__ import annotations
@@ -41,7 +47,7 @@ from .history import History, PlayedHand, replay
 from .layout import arm_name
 from .messages import N_, NP_, Items, Message
 from .options import PRESETS, SPECS, Options, default_target
-from .progress import Status
+from .progress import HandResult, Status
 
 #: What happened at the table: kept as played, whatever the other rules say.
 AS_PLAYED: Final = ("deal", "draw", "next_lead", "time_limit")
@@ -87,24 +93,58 @@ def changed(options: Options, **changes: object) -> Options:
     return Options.make(options.players, options.partnership, preset, **rules)
 
 
+def current_hand(state: GameState) -> PlayedHand | None:
+    """The hand being played in ``state`` (dealt, not settled), with the scores before it; None
+    between hands. What a replay of the log keeps of it, taken from the state alone.
+
+    >>> from .actions import Play, StartHand
+    >>> from .tiles import Tile
+    >>> log = [StartHand(0), Play(Tile(5, 5)), Play(Tile(5, 0))]
+    >>> played = replay(Options.make(["Ana", "Ben"]), log)
+    >>> current_hand(played.state) == played.hands[-1]
+    True
+    """
+    hand = state.hand
+    if hand is None or (state.results and state.results[-1].number == hand.number):
+        return None
+    made = [0] * state.options.side_count
+    for move in hand.moves:
+        made[state.options.side_of(move.seat)] += move.points
+    before = tuple(score - points for score, points in zip(state.scores, made, strict=True))
+    return PlayedHand(hand, before)
+
+
 @dataclass(frozen=True, slots=True)
 class Rescore:
-    """The game as played and as it would have gone under other options, side by side."""
+    """The game as played and as it would have gone under other options, side by side: as
+    played, its state (every settled hand's result, the hand being played); under the others,
+    the log replayed."""
 
-    played: History
+    played: GameState
     other: History
+
+    @property
+    def current(self) -> PlayedHand | None:
+        """The hand being played as played (not settled yet), or None."""
+        return current_hand(self.played)
+
+    @property
+    def played_hands(self) -> tuple[HandResult | PlayedHand, ...]:
+        """Every hand as played: the settled ones' results, then the hand being played."""
+        current = self.current
+        return (*self.played.results, *((current,) if current is not None else ()))
 
     @property
     def hands(self) -> int:
         """How many hands either way of scoring played: the rows are hands 1 to this."""
-        return max(len(self.played.hands), len(self.other.hands))
+        return max(len(self.played_hands), len(self.other.hands))
 
     def rows(
         self, numbers: Sequence[int] | None = None
-    ) -> list[tuple[int, PlayedHand | None, PlayedHand | None]]:
-        """Hand by hand (every hand, or those ``numbers``, in their order): (number, as played,
-        under the other options); None: not played."""
-        played = {h.number: h for h in self.played.hands}
+    ) -> list[tuple[int, HandResult | PlayedHand | None, PlayedHand | None]]:
+        """Hand by hand (every hand, or those ``numbers``, in their order): (number, as played
+        (its result once settled), under the other options); None: not played."""
+        played = {h.number: h for h in self.played_hands}
         other = {h.number: h for h in self.other.hands}
         if numbers is None:
             numbers = sorted(played.keys() | other.keys())
@@ -113,19 +153,33 @@ class Rescore:
     @property
     def same(self) -> bool:
         """Whether the other options change any score at all."""
+        as_played = [h if isinstance(h, HandResult) else None for h in self.played_hands]
         return (
-            self.played.state.scores == self.other.state.scores
-            and self.played.state.winner == self.other.state.winner
-            and [h.result for h in self.played.hands] == [h.result for h in self.other.hands]
+            self.played.scores == self.other.state.scores
+            and self.played.winner == self.other.state.winner
+            and as_played == [h.result for h in self.other.hands]
         )
+
+    def ending_as_played(self) -> Message:
+        """How the game as played ends (or not), in a sentence (R15, R16)."""
+        last = self.current
+        return self._ending(self.played, (), last.number if last else self.played.hand_number)
 
     def ending(self, history: History) -> Message:
         """How the game ends (or not) under ``history``'s options, in a sentence (R15, R16)."""
-        options = history.options
-        state = history.state
-        last = history.hands[-1] if history.hands else None
         if history.refusal is not None:
             return self.refused(history)
+        last = history.hands[-1] if history.hands else None
+        if history.left and last is not None and last.result is None:  # ended mid-hand
+            return self._ending(history.state, history.left, last.number, len(last.hand.moves))
+        return self._ending(history.state, history.left, last.number if last else 0)
+
+    def _ending(
+        self, state: GameState, left: Sequence[Action], last: int, mid: int | None = None
+    ) -> Message:
+        """How a game ends in ``state`` with the actions ``left`` never applied; ``last``: the
+        last hand played, ``mid``: the moves it had when the game ended in it (R16)."""
+        options = state.options
         if state.status is Status.GAME_OVER:
             assert state.winner is not None
             won = N_(
@@ -133,44 +187,38 @@ class Rescore:
                 side=options.side_name(state.winner),
                 goal=options.goal,
             )
-            if not history.left:
+            if not left:
                 return N_("%(won)s.", won=won)
-            mid = last is not None and last.result is None
             later = NP_(
                 "the %(num)s action after it would",
                 "the %(num)s actions after it would",
-                len(history.left),
+                len(left),
             )
-            if mid:
-                assert last is not None
+            if mid is not None:
                 return N_(
                     "%(won)s during hand %(hand)s, at move %(move)s (R16): the game ends there; "
                     "%(later)s never happen.",
                     won=won,
-                    hand=last.number,
-                    move=len(last.hand.moves),
+                    hand=last,
+                    move=mid,
                     later=later,
                 )
-            assert last is not None
             return N_(
                 "%(won)s when hand %(hand)s is settled (R16); %(later)s never happen.",
                 won=won,
-                hand=last.number,
+                hand=last,
                 later=later,
             )
-        if state.status is Status.PLAYING and self.played.state.status is Status.GAME_OVER:
-            assert last is not None
+        if state.status is Status.PLAYING and self.played.status is Status.GAME_OVER:
             return N_(
                 "Nobody has won when the table stopped in hand %(hand)s: under these rules that "
                 "hand would be played on and settled. The scores are as they stood.",
-                hand=last.number,
+                hand=last,
             )
         if state.status is Status.PLAYING:
-            assert last is not None
-            return N_("Hand %(hand)s is still being played.", hand=last.number)
+            return N_("Hand %(hand)s is still being played.", hand=last)
         if state.status is Status.HAND_OVER:
-            assert last is not None
-            return N_("Hand %(hand)s is over but not settled yet.", hand=last.number)
+            return N_("Hand %(hand)s is over but not settled yet.", hand=last)
         return N_("Nobody has reached %(goal)s yet: the game goes on.", goal=options.goal)
 
     def refused(self, history: History) -> Message:
@@ -236,4 +284,4 @@ def _what(action: Action, state: GameState) -> Message:
 
 def rescore(options: Options, actions: Sequence[Action], **changes: object) -> Rescore:
     """Replay ``actions`` under ``options`` and under ``changed(options, **changes)``."""
-    return Rescore(replay(options, actions), replay(changed(options, **changes), actions))
+    return Rescore(replay(options, actions).state, replay(changed(options, **changes), actions))

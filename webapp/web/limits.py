@@ -18,6 +18,7 @@ from limits import parse_many
 from limits.errors import ConfigurationError
 
 from ..config import StartupError
+from .htmx import is_htmx
 
 if TYPE_CHECKING:
     from flask import Flask
@@ -35,6 +36,10 @@ DEFAULTS = {
     # A rescore under rules not yet worked out for the game replays every hand of it: a table
     # tries a few; a script trying every target in turn meets this at once.
     "RATE_LIMIT_REPLAY": "10 per minute; 60 per hour",
+    # The whole game screen, loaded or reloaded (htmx's regions and polls never count): a
+    # table's phones load it once and then swap regions; without JavaScript every tap reloads
+    # it, a tap a second at most. A script reloading it in a loop meets this within seconds.
+    "RATE_LIMIT_PAGES": "30 per 10 seconds; 600 per 10 minutes",
 }
 
 
@@ -68,6 +73,11 @@ creating = limiter.shared_limit(
 importing = limiter.shared_limit(lambda: _setting("RATE_LIMIT_IMPORT"), scope="import")
 # The pages that replay a game's past (More, replay, rescore, check) count together.
 heavy = limiter.shared_limit(lambda: _setting("RATE_LIMIT_HEAVY"), scope="heavy")
+# Whole game screens, apart from the heavy pages: the game's players' and watchers' links
+# together; an htmx request (a region, a poll) is never refused by it.
+game_pages = limiter.shared_limit(
+    lambda: _setting("RATE_LIMIT_PAGES"), scope="game-page", exempt_when=is_htmx
+)
 # A whole game replayed for a request (``with replaying:`` around it): a rescore under rules
 # whose totals are not kept yet.
 replaying = limiter.shared_limit(lambda: _setting("RATE_LIMIT_REPLAY"), scope="replay")
