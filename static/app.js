@@ -15,6 +15,9 @@
    - [data-points] on a swapped-in notice: a short vibration when it is more than 0.
    - The "this phone" panel (_device.html): keep the screen awake, and the colour theme.
    - input[enterkeyhint="next"]: Enter moves to the form's next field with an enterkeyhint.
+   - #stream (htmx's SSE extension): the game's changes as they happen. While it has said
+     hello, the poll (#live, every 2 s) is not sent; a change this page already shows (its own
+     tap's answer brought it) is not swapped again.
 
    No inline script anywhere (the CSP forbids it); this file is loaded with `defer`. */
 (function () {
@@ -638,6 +641,28 @@
       "button:not([disabled]), input:not([type=hidden]):not([disabled]), select, a[href]");
     if (target) target.focus();
   }
+
+  // --- following the game: the stream first, the poll when it is not heard --------------------
+  // The stream's first event, "hello", proves events reach this page (behind a proxy that
+  // buffers, none does): only then does the poll stop; a broken stream starts it again until
+  // the browser's reconnection is heard from (it says the last revision it had: nothing lost).
+
+  var streaming = false;
+
+  function heard() { streaming = true; }
+
+  document.addEventListener("htmx:sseOpen", function (event) {
+    event.detail.source.addEventListener("hello", heard); // the same listener once per source
+  });
+  document.addEventListener("htmx:sseError", function () { streaming = false; });
+  document.addEventListener("htmx:sseClose", function () { streaming = false; });
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    if (streaming && event.detail.elt && event.detail.elt.id === "live") event.preventDefault();
+  });
+  document.addEventListener("htmx:sseBeforeMessage", function (event) {
+    var seq = parseInt(event.detail.lastEventId, 10);
+    if (!(seq > pageSeq())) event.preventDefault();
+  });
 
   // --- wiring -------------------------------------------------------------------------------
 

@@ -91,6 +91,8 @@ SQL = {
         "INSERT INTO snapshots (game_id, seq, version, hand, state) "
         "VALUES (:game_id, :seq, :version, :hand, :state)"
     ),
+    # PostgreSQL delivers it at the commit of the play that sends it (``webapp.store.feed``).
+    "notify": "SELECT pg_notify('allfives_games', :payload)",
     "unsnapshot": "DELETE FROM snapshots WHERE game_id = :game_id AND seq = :seq",
     "mark": (
         "SELECT seq, state FROM snapshots WHERE game_id = :game_id AND seq < :below "
@@ -144,6 +146,7 @@ class Driver:
     snapshot: Statement
     unsnapshot: Statement
     mark: Statement
+    notify: Statement
 
     @contextmanager
     def cursor(self, begin: str | None = None) -> Iterator[Cursor]:
@@ -277,6 +280,8 @@ class Cursor:
         )
         if mark is not None:
             self.run(self.driver.snapshot, **snapshot_values(game_id, seq, mark))
+        if not self.driver.sqlite:  # followers on other app servers hear of it at the commit
+            self.run(self.driver.notify, payload=f"{game_id} {seq}")
         return True
 
 

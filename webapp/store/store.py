@@ -92,6 +92,7 @@ class Store:
         self._writer = writer or reader
         self._read = Driver(reader)
         self._write = Writer(self._writer, immediate=writer is not None)
+        self.feed = self._write.feed  # games moved, here and in other processes (feed.py)
         self.cache = GameCache(cache_bytes)
 
     def close(self) -> None:
