@@ -36,7 +36,9 @@ class Stream:
 
     def events(self) -> list[tuple[int, str, str]]:
         found = EVENT.findall(self.read)
-        return [(int(seq), name, re.sub(r"^data: ", "", data, flags=re.M)) for seq, name, data in found]
+        return [
+            (int(seq), name, re.sub(r"^data: ", "", data, flags=re.M)) for seq, name, data in found
+        ]
 
     def changes(self) -> list[tuple[int, str]]:
         return [(seq, data) for seq, name, data in self.events() if name == "change"]

@@ -73,7 +73,7 @@ def _followers(app: Flask) -> Followers:
             found = app.extensions["allfives_followers"] = Followers(
                 app, store(), lambda look: render(app, look)
             )
-    return found  # type: ignore[no-any-return]
+    return found
 
 
 def render(app: Flask, look: Look) -> tuple[int, str]:
@@ -87,5 +87,6 @@ def render(app: Flask, look: Look) -> tuple[int, str]:
         g.table = table = Table(look.key, look.viewer)
         snapshot = table.snapshot
         notice = change_notice(snapshot, screen.next_step(snapshot.state, table.viewer))
-        html, _status = show(table, notice)  # type: ignore[misc]
-        return snapshot.seq, str(html)
+        answer = show(table, notice)  # to htmx: (the regions, status)
+        assert isinstance(answer, tuple)
+        return snapshot.seq, str(answer[0])

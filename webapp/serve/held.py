@@ -23,6 +23,7 @@ from waitress.channel import ClientDisconnected, HTTPChannel
 from waitress.task import WSGITask
 
 from ..web.followers import HOLD
+
 #: Bytes a follower may have waiting unsent before it is dropped (it reconnects and catches up).
 BACKLOG = 512 * 1024
 

@@ -114,7 +114,7 @@ def make_server(app: Flask, threads: int, **where: Any) -> Any:
     screen's stream is held by waitress's loop, not by a thread (:mod:`.held`)."""
     servers: dict[int, Any] = {}
     server = create_server(app, map=servers, threads=threads, **WAITRESS, **where)
-    channel = HeldChannel
+    channel: Callable[..., Any] = HeldChannel
     if not app.config.get("TRUSTED_PROXIES"):
         channel = AddressCap(PER_ADDRESS).channel
     for each in list(servers.values()):

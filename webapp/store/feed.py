@@ -52,7 +52,7 @@ class ChangeFeed:
         with self._lock:
             self._listeners.append(listener)
             self._followed = followed
-            if self._in_memory() or self._watcher is not None and self._watcher.is_alive():
+            if self._in_memory() or (self._watcher is not None and self._watcher.is_alive()):
                 return
             self._stop.clear()
             watch = self._watch_sqlite if self.engine.dialect.name == "sqlite" else self._watch_pg
