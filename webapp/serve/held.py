@@ -53,11 +53,17 @@ class HeldSink:
                 return False
             try:
                 self.channel.write_soon(chunk)
-            except ClientDisconnected:
-                self.gone = True
-                return False
-        self.channel.server.pull_trigger()  # the loop sends it now, not at its next turn
-        return True
+                # Sent from this thread at once (the loop flushes held channels under the same
+                # lock); the loop is woken only for what the socket did not take.
+                with self.channel.outbuf_lock:
+                    self.channel._flush_some(do_close=False)
+                left = self.channel.total_outbufs_len
+            except (ClientDisconnected, OSError):
+                self._close()
+                left = 1
+        if left:
+            self.channel.server.pull_trigger()
+        return not self.gone
 
     def arm(self) -> None:
         """The response's headers and first bytes are written: what waited follows them."""
@@ -99,6 +105,9 @@ class HeldTask(WSGITask):  # type: ignore[misc]
         return self.held
 
     def finish(self) -> None:
+        if self.held is not None and not self.chunked_response:
+            self.held.gone = True  # the view answered otherwise (an error page): no stream
+            self.held = None
         if self.held is None or not self.channel.connected:
             super().finish()
             return
