@@ -13,8 +13,8 @@ phones would come (``allfives serve`` lets one address hold 100 connections). Th
   the change, p50 / p99 / max over the followers.
 
 The references are measured in the same run: the CPU and memory of ``allfives serve
---workers 2`` holding as many idle keep-alive connections (each one request answered, no stream), and the round trip
-of a play itself. Candidates:
+--workers 2`` holding as many idle keep-alive connections (each one request answered, no
+stream), and the round trip of a play itself. Candidates:
 
 - ``held``: ``allfives serve --workers 2`` as shipped (a process per core; each holds up to
   4,000 connections): waitress, each stream held by its loop (``webapp/serve/held.py``), no
