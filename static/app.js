@@ -17,7 +17,8 @@
    - input[enterkeyhint="next"]: Enter moves to the form's next field with an enterkeyhint.
    - #stream (htmx's SSE extension): the game's changes as they happen. While it has said
      hello, the poll (#live, every 2 s) is not sent; a change this page already shows (its own
-     tap's answer brought it) is not swapped again.
+     tap's answer brought it) is not swapped again, nor one that comes while its tap is on its
+     way (the answer shows the game; anything newer is then asked for once).
 
    No inline script anywhere (the CSP forbids it); this file is loaded with `defer`. */
 (function () {
@@ -93,6 +94,7 @@
   var queue = load(QUEUE_KEY, []);
   if (!Array.isArray(queue)) queue = [];
   var sending = false;
+  var flying = 0; // this page's actions sent by htmx, their answers not in yet
   var lastProblem = ""; // why the last sending failed: a key of #sync's sentences
   // Entries tapped one after another on the same screen carry the same seq. When the one before
   // was applied and moved the game on by exactly one revision, the next is sent at the new one:
@@ -269,6 +271,7 @@
     }).then(function () {
       window.clearTimeout(timer);
       sending = false;
+      catchUp();
       if (queue.length) { showWaiting(); if (!paused) window.setTimeout(flush, 0); }
     });
   }
@@ -332,7 +335,22 @@
       event.preventDefault(); // behind what is waiting, in order
       enqueue(entry, navigator.onLine === false ? "offline" : lastProblem);
       flush();
+      return;
     }
+    entry.flying = true; // sent by htmx now: the stream's news waits for its answer
+    flying += 1;
+  });
+
+  function landed(event) {
+    var config = event.detail.requestConfig;
+    var entry = config && config.allfivesEntry;
+    if (!entry || !entry.flying) return;
+    entry.flying = false;
+    flying -= 1;
+    catchUp();
+  }
+  ["htmx:afterRequest", "htmx:sendError", "htmx:timeout"].forEach(function (name) {
+    document.addEventListener(name, landed);
   });
 
   function failed(event, problem) {
@@ -648,8 +666,21 @@
   // the browser's reconnection is heard from (it says the last revision it had: nothing lost).
 
   var streaming = false;
+  var asking = false; // the poll is sent once, to catch up (see catchUp)
+  var missed = 0; // the newest revision the stream brought while this page's tap was on its way
 
   function heard() { streaming = true; }
+
+  // While this page's own action is on its way, the stream's news waits: the action's answer
+  // shows the game as it then stands. News still newer than that answer is asked for once.
+  function catchUp() {
+    var live = document.getElementById("live");
+    if (sending || flying > 0) return;
+    if (!(missed > pageSeq()) || !live || !window.htmx) { missed = 0; return; }
+    missed = 0;
+    asking = true;
+    window.htmx.ajax("GET", live.getAttribute("hx-get"), { source: live, swap: "none" });
+  }
 
   document.addEventListener("htmx:sseOpen", function (event) {
     event.detail.source.addEventListener("hello", heard); // the same listener once per source
@@ -657,11 +688,15 @@
   document.addEventListener("htmx:sseError", function () { streaming = false; });
   document.addEventListener("htmx:sseClose", function () { streaming = false; });
   document.addEventListener("htmx:beforeRequest", function (event) {
-    if (streaming && event.detail.elt && event.detail.elt.id === "live") event.preventDefault();
+    if (!event.detail.elt || event.detail.elt.id !== "live") return;
+    if (streaming && !asking) event.preventDefault();
+    asking = false;
   });
   document.addEventListener("htmx:sseBeforeMessage", function (event) {
     var seq = parseInt(event.detail.lastEventId, 10);
-    if (!(seq > pageSeq())) event.preventDefault();
+    var waiting = sending || flying > 0;
+    if (waiting) missed = Math.max(missed, seq);
+    if (waiting || !(seq > pageSeq())) event.preventDefault();
   });
 
   // --- wiring -------------------------------------------------------------------------------
