@@ -16,6 +16,10 @@
    - The "this phone" panel (_device.html): keep the screen awake, and the colour theme.
    - input[enterkeyhint="next"]: Enter moves to the form's next field with an enterkeyhint.
    - [data-print]: a button hidden without this script, shown by it, that prints the page.
+   - #stream (htmx's SSE extension): the game's changes as they happen. While it has said
+     hello, the poll (#live, every 2 s) is not sent; a change this page already shows (its own
+     tap's answer brought it) is not swapped again, nor one that comes while its tap is on its
+     way (the answer shows the game; anything newer is then asked for once).
 
    No inline script anywhere (the CSP forbids it); this file is loaded with `defer`. */
 (function () {
@@ -91,6 +95,7 @@
   var queue = load(QUEUE_KEY, []);
   if (!Array.isArray(queue)) queue = [];
   var sending = false;
+  var flying = 0; // this page's actions sent by htmx, their answers not in yet
   var lastProblem = ""; // why the last sending failed: a key of #sync's sentences
   // Entries tapped one after another on the same screen carry the same seq. When the one before
   // was applied and moved the game on by exactly one revision, the next is sent at the new one:
@@ -267,6 +272,7 @@
     }).then(function () {
       window.clearTimeout(timer);
       sending = false;
+      catchUp();
       if (queue.length) { showWaiting(); if (!paused) window.setTimeout(flush, 0); }
     });
   }
@@ -330,7 +336,22 @@
       event.preventDefault(); // behind what is waiting, in order
       enqueue(entry, navigator.onLine === false ? "offline" : lastProblem);
       flush();
+      return;
     }
+    entry.flying = true; // sent by htmx now: the stream's news waits for its answer
+    flying += 1;
+  });
+
+  function landed(event) {
+    var config = event.detail.requestConfig;
+    var entry = config && config.allfivesEntry;
+    if (!entry || !entry.flying) return;
+    entry.flying = false;
+    flying -= 1;
+    catchUp();
+  }
+  ["htmx:afterRequest", "htmx:sendError", "htmx:timeout"].forEach(function (name) {
+    document.addEventListener(name, landed);
   });
 
   function failed(event, problem) {
@@ -620,18 +641,26 @@
   // then goes where the hand goes next, which the server marks with [data-focus]: the element
   // itself if it takes the focus (a heading with tabindex), else its first enabled control.
 
+  // Draw, Pass and Undo hand the focus on too, though the answer may put the same control
+  // back (htmx gives the focus to a swapped element of the same id).
   var focusAfter = false;
+  var pressed = null; // Draw, Pass or Undo, when the tap was one of them
 
   document.addEventListener("htmx:beforeRequest", function (event) {
     var from = event.detail.elt;
-    if (from && from.closest && from.closest("#game") && from.id !== "live") focusAfter = true;
+    if (!from || !from.closest || !from.closest("#game") || from.id === "live") return;
+    focusAfter = true;
+    var control = document.activeElement;
+    pressed = control && control.matches && control.matches("#controls button") ? control : null;
   });
 
   function focusNext() {
     if (!focusAfter) return;
     var active = document.activeElement;
+    var handedOn = pressed && active && (active === pressed || (pressed.id && active.id === pressed.id));
     // Still there (a preview's answer, a refusal): the tap's own answer may be yet to come.
-    if (active && active !== document.body && document.contains(active)) return;
+    if (!handedOn && active && active !== document.body && document.contains(active)) return;
+    pressed = null;
     focusAfter = false;
     var mark = document.querySelector("#game [data-focus]");
     if (!mark) return;
@@ -884,6 +913,52 @@
   });
   document.addEventListener("focusin", function (event) {
     if (event.target.matches && event.target.matches("#work form.tiles button[name=tile]")) rove();
+  });
+
+  // --- following the game: the stream first, the poll when it is not heard --------------------
+  // The stream's first event, "hello", proves events reach this page (behind a proxy that
+  // buffers, none does): only then does the poll stop; a broken stream starts it again until
+  // the browser's reconnection is heard from (it says the last revision it had: nothing lost).
+
+  var streaming = false;
+  var asking = false; // the poll is sent once, to catch up (see catchUp)
+  var missed = 0; // the newest revision the stream brought while this page's tap was on its way
+
+  function heard() { streaming = true; }
+
+  // The game was deleted on another phone: load it again, which says so (and how to undo it).
+  function gone(event) {
+    event.target.close();
+    window.location.reload();
+  }
+
+  // While this page's own action is on its way, the stream's news waits: the action's answer
+  // shows the game as it then stands. News still newer than that answer is asked for once.
+  function catchUp() {
+    var live = document.getElementById("live");
+    if (sending || flying > 0) return;
+    if (!(missed > pageSeq()) || !live || !window.htmx) { missed = 0; return; }
+    missed = 0;
+    asking = true;
+    window.htmx.ajax("GET", live.getAttribute("hx-get"), { source: live, swap: "none" });
+  }
+
+  document.addEventListener("htmx:sseOpen", function (event) {
+    event.detail.source.addEventListener("hello", heard); // the same listener once per source
+    event.detail.source.addEventListener("gone", gone);
+  });
+  document.addEventListener("htmx:sseError", function () { streaming = false; });
+  document.addEventListener("htmx:sseClose", function () { streaming = false; });
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    if (!event.detail.elt || event.detail.elt.id !== "live") return;
+    if (streaming && !asking) event.preventDefault();
+    asking = false;
+  });
+  document.addEventListener("htmx:sseBeforeMessage", function (event) {
+    var seq = parseInt(event.detail.lastEventId, 10);
+    var waiting = sending || flying > 0;
+    if (waiting) missed = Math.max(missed, seq);
+    if (waiting || !(seq > pageSeq())) event.preventDefault();
   });
 
   // --- wiring -------------------------------------------------------------------------------

@@ -34,6 +34,9 @@ SHOWN_MS = 2_000  # ms for what an answer shows to be drawn, once the answer is 
 # A refused action (422) or a stale one (409) is answered with the game region, which htmx
 # swaps in; Chromium still logs the status of the request. Those lines are expected where a
 # test provokes a refusal, and nowhere else.
+#: A game screen's stream breaking (the network cut, or the stream blocked): htmx's SSE
+#: extension logs the event itself, Chromium the request; the page falls back to its poll.
+STREAM_BROKE = re.compile(r"^\[object Event\]$")
 REFUSAL_LOG = re.compile(r"Failed to load resource: the server responded with a status of 4(09|22)")
 
 
@@ -53,6 +56,7 @@ class Console:
     def __init__(self, page: Page) -> None:
         self.errors: list[str] = []
         self.refusals = 0
+        self.stream_breaks = 0
         page.on("console", self._console)
         page.on("pageerror", lambda error: self.errors.append(f"{page.url}: uncaught {error}"))
         self.page = page
@@ -64,7 +68,15 @@ class Console:
             self.refusals += 1
             return
         where = message.location.get("url", "") if message.location else ""
+        if STREAM_BROKE.search(message.text) or "/stream" in where:
+            self.stream_breaks += 1
+            return
         self.errors.append(f"{self.page.url}: {message.text} ({where})")
+
+
+def without_stream(page: Page) -> None:
+    """The page follows the game by its poll alone, as behind a proxy that buffers the stream."""
+    page.route("**/stream*", lambda route: route.abort())
 
 
 # --- what a person looks at --------------------------------------------------------------------

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 from tests.browser.conftest import PHONE
+from tests.browser.phone import STREAM_BROKE
 from tests.scripts import EXAMPLE_B
 from tests.tables import HttpApi
 
@@ -28,12 +29,13 @@ if TYPE_CHECKING:
 
 pytestmark = pytest.mark.browser
 
-# What a browser logs when a request cannot reach the server (the point of these tests), and
-# the status of a refused or stale action: expected; any other console error (a CSP violation,
-# a script error) fails the test.
+# What a browser logs when a request cannot reach the server (the point of these tests), the
+# game screen's stream breaking with it, and the status of a refused or stale action: expected;
+# any other console error (a CSP violation, a script error) fails the test.
 EXPECTED_LOG = re.compile(
     r"net::ERR_INTERNET_DISCONNECTED|net::ERR_FAILED|Failed to fetch|status of (409|422|503)"
     r"|Response Status Error Code 503|htmx:(afterRequest|sendError|timeout)"
+    rf"|{STREAM_BROKE.pattern}"
 )
 
 

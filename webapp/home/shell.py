@@ -21,7 +21,14 @@ bp = Blueprint("shell", __name__)
 NAME = "All Fives"
 FELT = "#17432f"
 PAPER = "#f3f0e8"
-SHELL_FILES = ("app.css", "app.js", "theme.js", "htmx-2.0.11.min.js", "icon-192.png")
+SHELL_FILES = (
+    "app.css",
+    "app.js",
+    "theme.js",
+    "htmx-2.0.11.min.js",
+    "htmx-ext-sse-2.2.4.min.js",
+    "icon-192.png",
+)
 
 
 def static_version(folder: str) -> str:

@@ -26,10 +26,10 @@ from collections import Counter
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from waitress.channel import HTTPChannel
 from waitress.server import BaseWSGIServer, create_server
 
 from ..config import SERVER_BODY_LIMIT
+from .held import HeldChannel
 
 if TYPE_CHECKING:
     from flask import Flask
@@ -94,7 +94,7 @@ class AddressCap:
                 del self.held[address]
 
 
-class _Counted(HTTPChannel):  # type: ignore[misc]
+class _Counted(HeldChannel):
     """A connection that gives its address's place back when it closes."""
 
     def __init__(self, cap: AddressCap, address: str, *args: Any) -> None:
@@ -110,14 +110,16 @@ class _Counted(HTTPChannel):  # type: ignore[misc]
 
 def make_server(app: Flask, threads: int, **where: Any) -> Any:
     """Waitress serving ``app`` on ``host`` and ``port``, or on ``sockets``; each address
-    may hold ``PER_ADDRESS`` connections, unless a trusted proxy holds them all."""
+    may hold ``PER_ADDRESS`` connections, unless a trusted proxy holds them all. A game
+    screen's stream is held by waitress's loop, not by a thread (:mod:`.held`)."""
     servers: dict[int, Any] = {}
     server = create_server(app, map=servers, threads=threads, **WAITRESS, **where)
+    channel: Callable[..., Any] = HeldChannel
     if not app.config.get("TRUSTED_PROXIES"):
-        cap = AddressCap(PER_ADDRESS)
-        for each in list(servers.values()):
-            if isinstance(each, BaseWSGIServer):
-                each.channel_class = cap.channel
+        channel = AddressCap(PER_ADDRESS).channel
+    for each in list(servers.values()):
+        if isinstance(each, BaseWSGIServer):
+            each.channel_class = channel
     return server
 
 

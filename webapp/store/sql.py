@@ -24,6 +24,8 @@ from typing import Any, NamedTuple
 from sqlalchemy import Engine
 from sqlalchemy.exc import InterfaceError, OperationalError
 
+from .feed import GONE
+
 _NAME = re.compile(r"(?<!:):([a-z_]+)")
 
 
@@ -99,6 +101,8 @@ SQL = {
         "INSERT INTO snapshots (game_id, seq, version, hand, state) "
         "VALUES (:game_id, :seq, :version, :hand, :state)"
     ),
+    # PostgreSQL delivers it at the commit of the play that sends it (``webapp.store.feed``).
+    "notify": "SELECT pg_notify('allfives_games', :payload)",
     "unsnapshot": "DELETE FROM snapshots WHERE game_id = :game_id AND seq = :seq",
     "mark": (
         "SELECT seq, state FROM snapshots WHERE game_id = :game_id AND seq < :below "
@@ -164,6 +168,7 @@ class Driver:
     snapshot: Statement
     unsnapshot: Statement
     mark: Statement
+    notify: Statement
 
     @contextmanager
     def cursor(self, begin: str | None = None) -> Iterator[Cursor]:
@@ -290,6 +295,8 @@ class Cursor:
         """Mark the game deleted at ``when`` (its tombstone), or restored (``None``)."""
         at = None if when is None else self.driver.time(when)
         self.run(self.driver.deleted, key=game_id, deleted_at=at)
+        if not self.driver.sqlite and when is not None:  # heard at the commit (feed.py)
+            self.run(self.driver.notify, payload=f"{game_id} {GONE}")
 
     def snapshot(self, game_id: str, seq: int, mark: dict[str, Any]) -> None:
         """Keep ``mark`` as the snapshot of event ``seq``, in place of any other of it."""
@@ -321,6 +328,8 @@ class Cursor:
         )
         if mark is not None:
             self.run(self.driver.snapshot, **snapshot_values(game_id, seq, mark))
+        if not self.driver.sqlite:  # followers on other app servers hear of it at the commit
+            self.run(self.driver.notify, payload=f"{game_id} {seq}")
         return True
 
 

@@ -39,6 +39,7 @@ from ..rules.scorebook import Scorebook
 from . import history as past
 from .cache import BUDGET, GameCache, Part
 from .circles import Circles
+from .feed import GONE
 from .schema import utcnow
 from .snapshot import (
     GameDeleted,
@@ -82,6 +83,7 @@ class Store:
         self._writer = writer or reader
         self._read = Driver(reader)
         self._write = Writer(self._writer, immediate=writer is not None)
+        self.feed = self._write.feed  # games moved, here and in other processes (feed.py)
         self.cache = GameCache(cache_bytes)
         self.circles = Circles(self)
 
@@ -285,6 +287,8 @@ class Store:
         with self._write.transaction() as cursor:
             game = cursor.game_to_change(game_id) if is_id(game_id) else None
             cursor.set_deleted(game_id, when := deleted_at(game, delete))
+        if when is not None:
+            self.feed.announce(game_id, GONE)  # its open screens look again, and say so
         return when
 
     def cursor(self) -> AbstractContextManager[Cursor]:

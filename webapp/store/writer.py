@@ -20,6 +20,7 @@ from typing import Any
 
 from sqlalchemy import Engine
 
+from .feed import ChangeFeed
 from .sql import Cursor, Driver, snapshot_values
 
 try:
@@ -210,6 +211,7 @@ class Writer:
         self.begin = ("BEGIN IMMEDIATE" if immediate else "BEGIN") if sqlite else ""
         self.queue = WriterQueue(engine.url.database) if sqlite and immediate else None
         self.group = GroupCommit(self) if self.queue is not None else None
+        self.feed = ChangeFeed(engine)
 
     @property
     def integrity_error(self) -> type[Exception]:
@@ -232,9 +234,13 @@ class Writer:
         snapshot of the state the event makes, written in the same transaction."""
         if self.group is not None:
             when = self.driver.time(now)
-            return self.group.append(game_id, seq, json.dumps(action), when, mark)
-        with self.transaction() as cursor:
-            return cursor.append(game_id, seq, action, now, mark)
+            moved = self.group.append(game_id, seq, json.dumps(action), when, mark)
+        else:
+            with self.transaction() as cursor:
+                moved = cursor.append(game_id, seq, action, now, mark)
+        if moved:
+            self.feed.announce(game_id, seq)
+        return moved
 
     @contextmanager
     def transaction(self) -> Iterator[Cursor]:
@@ -247,5 +253,6 @@ class Writer:
         return self.queue.turn() if self.queue is not None else nullcontext()
 
     def close(self) -> None:
+        self.feed.stop()
         if self.queue is not None:
             self.queue.close()

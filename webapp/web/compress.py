@@ -61,6 +61,7 @@ def register(app: Flask) -> None:
             or response.status_code in (204, 206, 304)
             or "Content-Range" in response.headers
             or "Content-Encoding" in response.headers
+            or response.mimetype == "text/event-stream"  # a game's stream: each event as it comes
             or not (response.mimetype or "").startswith(COMPRESSIBLE)
         ):
             return response

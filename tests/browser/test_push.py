@@ -1,0 +1,118 @@
+"""Other phones follow a game by its stream, served as ``allfives serve`` serves it (waitress,
+each stream held by its loop, not by a thread): a play shows within a second, an idle screen
+sends next to nothing, and with the stream blocked the poll still brings the play."""
+
+from __future__ import annotations
+
+import re
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from tests.browser.conftest import PHONE
+from tests.conftest import AppMaker
+from tests.tables import HttpApi
+from webapp.serve.serving import make_server
+
+#: What the console says of a stream that breaks: htmx's SSE extension logs the event itself,
+#: and Chromium the request that failed.
+STREAM_BROKE = re.compile(r"^\[object Event\]$|net::ERR_FAILED")
+
+
+@pytest.fixture
+def served(tmp_path: Path, make_app: AppMaker) -> Iterator[str]:
+    """The app under waitress as ``allfives serve`` runs it (8 threads), on its own port."""
+    app = make_app(DATABASE=str(tmp_path / "push.sqlite3"))
+    server = make_server(app, 8, host="127.0.0.1", port=0)
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.effective_port}"
+    server.close()
+
+
+@pytest.fixture
+def watcher(browser: Any) -> Iterator[tuple[Page, list[str]]]:
+    """A phone following a game: its page, and the errors its console reports."""
+    context = browser.new_context(viewport=PHONE, has_touch=True)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
+    yield page, errors
+    context.close()
+
+
+def playing(api: HttpApi) -> str:
+    game = api.new_game(["Ana", "Ben"])
+    api.act(game, "start_hand", starter="Ana")
+    return game
+
+
+def test_a_follower_sees_a_play_within_a_second_and_then_sends_nothing_while_idle(
+    served: str, watcher: tuple[Page, list[str]]
+) -> None:
+    """R7: Ana leads 5-5 (10 points) on another phone; the watcher's screen shows it within a
+    second, without a reload. Then, nobody playing, it sends no request for 15 s: the stream
+    replaced the poll every 2 s (7 requests in that time)."""
+    page, errors = watcher
+    api = HttpApi(served)
+    game = playing(api)
+    page.goto(f"{served}/g/{game}")
+    expect(page.locator("#board")).not_to_contain_text("10 = 10")
+    time.sleep(1.5)  # the stream says hello as the page opens
+
+    sent = time.monotonic()
+    api.act(game, "play", tile="5-5")
+    expect(page.locator("#board")).to_contain_text("[5|5] 10 = 10", timeout=1_000)
+    assert time.monotonic() - sent < 1.0 + 0.2  # the expectation's own polling interval
+
+    expect(page.locator("#scores")).to_contain_text("10")
+    api.act(game, "play", tile="5-3")  # and the next, on the same stream
+    expect(page.locator("#board")).to_contain_text("3 + [5|5] 10 = 13", timeout=1_000)
+
+    requests: list[str] = []
+    page.on("request", lambda request: requests.append(request.url))
+    time.sleep(15)
+    assert len(requests) <= 1, requests
+    assert not errors, errors
+
+
+def test_a_tap_on_the_phone_itself_is_applied_once_and_its_page_ends_at_its_revision(
+    served: str, watcher: tuple[Page, list[str]]
+) -> None:
+    """The phone that taps also follows the game: the stream's event for its own play may come
+    before or after the tap's answer (one after it is not swapped: the page is there already).
+    Either way the play is recorded once and the page shows it, at its revision."""
+    page, errors = watcher
+    api = HttpApi(served)
+    game = playing(api)
+    page.goto(f"{served}/g/{game}")
+    time.sleep(1.0)
+    page.get_by_role("button", name=re.compile(r"^5-5")).click()
+    expect(page.locator("#board")).to_contain_text("[5|5] 10 = 10")
+    expect(page.locator("#live")).to_have_attribute("data-seq", "2")
+    expect(page.get_by_role("status")).to_contain_text("5-5")
+    time.sleep(1.0)
+    assert api.state(game)["seq"] == 2
+    expect(page.locator("#live")).to_have_attribute("data-seq", "2")
+    assert not errors, errors
+
+
+def test_with_the_stream_blocked_the_poll_still_brings_the_play(
+    served: str, watcher: tuple[Page, list[str]]
+) -> None:
+    page, errors = watcher
+    page.route("**/stream*", lambda route: route.abort())
+    api = HttpApi(served)
+    game = playing(api)
+    page.goto(f"{served}/g/{game}")
+    expect(page.locator("#board")).not_to_contain_text("10 = 10")
+    api.act(game, "play", tile="5-5")
+    # The poll asks every 2 s: the play shows within about that.
+    expect(page.locator("#board")).to_contain_text("[5|5] 10 = 10", timeout=5_000)
+    assert all(STREAM_BROKE.search(error) for error in errors), errors

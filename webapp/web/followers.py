@@ -1,0 +1,216 @@
+"""Pages that follow a game live, by Server-Sent Events: every change rendered once and written
+to every follower.
+
+A follower is one open game screen's stream (``/g/<id>/stream`` or ``/v/<id>/stream``): a
+:class:`Sink` the server writes bytes to, and the :class:`Look` its page is drawn with (which
+link, which language, the layout turned or not). When the store's change feed says a game
+moved (a play of this process, or one heard from another process or app server through the
+database, :mod:`webapp.store.feed`), one thread of this process renders the changed regions
+once per look and writes the same bytes to each follower with that look; a follower's own
+form token is put in place of the shared one. Nothing here holds a thread per follower: how a
+sink holds its connection is the server's business (:mod:`webapp.serve.held` with waitress;
+:class:`Queued`, a thread or greenlet per stream, with any other WSGI server).
+
+Every ``HEARTBEAT`` seconds each follower gets a comment line, so that proxies and servers do
+not close a quiet stream, and a follower whose connection died is found and dropped. An event's
+id is the game's revision: a phone that reconnects says the last one it had
+(``Last-Event-ID``), and is sent the game as it is now if it moved meanwhile.
+"""
+
+from __future__ import annotations
+
+import logging
+import queue
+import threading
+import time
+from collections import defaultdict
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from typing import Protocol
+
+from flask import Flask
+
+from ..store import Store
+from ..store.feed import GONE
+from .security import signed
+
+#: The environ key of the callable that takes a stream's connection over, when the server can
+#: hold it without a thread (``webapp.serve.held``); absent under other servers.
+HOLD = "allfives.hold"
+HEARTBEAT = 20.0  # seconds between two comment lines on a quiet stream
+RETRY_MS = 3000  # how soon a browser reconnects a stream that broke
+BEAT = b": beat\n\n"
+#: The nonce of the form token a change is rendered with, replaced by each follower's own.
+MARK_NONCE = "followers-own-token"
+log = logging.getLogger(__name__)
+
+
+class Sink(Protocol):
+    """Where a follower's bytes go: ``send`` says False once the follower is gone."""
+
+    def send(self, data: bytes) -> bool: ...
+
+    def close(self) -> None: ...
+
+
+@dataclass(frozen=True)
+class Look:
+    """How a follower's page is drawn: followers with the same look get the same bytes."""
+
+    game_id: str  # the real id (what the change feed names)
+    key: str  # the id in the follower's URL: the players' link or the watch link
+    viewer: bool
+    language: str
+    turned: bool
+    base_url: str
+
+
+@dataclass(eq=False)
+class Follower:
+    look: Look
+    sink: Sink
+    seq: int  # the revision its page shows
+    token: str  # its form token, in place of TOKEN_MARK
+
+
+#: Renders the game screen's regions as ``look`` shows them now: ``(revision, html)``.
+Renderer = Callable[[Look], tuple[int, str]]
+
+
+def event(seq: int, html: str, name: str = "change") -> bytes:
+    """One Server-Sent Event: the revision as its id, ``html`` as its data, line by line."""
+    lines = "".join(f"data: {line}\n" for line in html.splitlines() or [""])
+    return f"id: {seq}\nevent: {name}\n{lines}\n".encode()
+
+
+def opening(seq: int) -> bytes:
+    """What a stream starts with: how soon to reconnect, and a first event saying it works
+    (behind a proxy that buffers it never arrives, and the page keeps polling)."""
+    return f"retry: {RETRY_MS}\n".encode() + event(seq, str(seq), "hello")
+
+
+class Followers:
+    """Every follower of every game in this process, and the one thread that writes to them."""
+
+    def __init__(self, app: Flask, store: Store, render: Renderer) -> None:
+        self.app = app
+        self.store = store
+        self.render = render
+        self.games: dict[str, set[Follower]] = defaultdict(set)
+        self.lock = threading.Lock()
+        self.changes: queue.SimpleQueue[tuple[str, int]] = queue.SimpleQueue()
+        self.thread: threading.Thread | None = None
+        self.renders = 0  # looks rendered, for tests and benchmarks
+        self.mark = signed(MARK_NONCE, app.secret_key)  # a token this server issued
+
+    def __len__(self) -> int:
+        with self.lock:
+            return sum(len(each) for each in self.games.values())
+
+    def follow(self, look: Look, sink: Sink, seq: int, now: int, token: str) -> Follower:
+        """Start writing ``look``'s changes to ``sink``, whose page shows revision ``seq``; the
+        game is at ``now``, so a page behind it is caught up at once."""
+        follower = Follower(look, sink, seq, token)
+        with self.lock:
+            self.games[look.game_id].add(follower)
+            if self.thread is None or not self.thread.is_alive():
+                self.store.feed.listen(self.changed, self.followed)
+                self.thread = threading.Thread(target=self._run, name="allfives-push", daemon=True)
+                self.thread.start()
+        if now > seq:
+            self.changed(look.game_id, now)
+        return follower
+
+    def leave(self, follower: Follower) -> None:
+        with self.lock:
+            followers = self.games.get(follower.look.game_id)
+            if followers is not None:
+                followers.discard(follower)
+                if not followers:
+                    del self.games[follower.look.game_id]
+
+    def followed(self) -> list[str]:
+        with self.lock:
+            return list(self.games)
+
+    def changed(self, game_id: str, seq: int) -> None:
+        """The change feed's listener: cheap, any thread."""
+        if game_id in self.games:
+            self.changes.put((game_id, seq))
+
+    # --- the writing thread ----------------------------------------------------------------
+
+    def _run(self) -> None:
+        beat_at = time.monotonic() + HEARTBEAT
+        while True:
+            try:
+                game_id, seq = self.changes.get(timeout=max(0.0, beat_at - time.monotonic()))
+            except queue.Empty:
+                self._beat()
+                beat_at = time.monotonic() + HEARTBEAT
+                continue
+            try:
+                self._push(game_id, seq)
+            except Exception:  # one game's failure never stops the others' news
+                log.exception("could not push a change of a game to its followers")
+
+    def _push(self, game_id: str, seq: int) -> None:
+        if seq == GONE:  # deleted: each screen loads the game again, which says so
+            with self.lock:
+                gone = list(self.games.get(game_id, ()))
+            for follower in gone:
+                follower.sink.send(event(follower.seq, "", "gone"))
+                follower.sink.close()
+                self.leave(follower)
+            return
+        with self.lock:
+            behind = [each for each in self.games.get(game_id, ()) if each.seq < seq]
+        looks: dict[Look, list[Follower]] = defaultdict(list)
+        for follower in behind:
+            looks[follower.look].append(follower)
+        mark = self.mark.encode()
+        for look, followers in looks.items():
+            now, html = self.render(look)
+            self.renders += 1
+            data = event(now, html)
+            for follower in followers:
+                if follower.seq >= now:
+                    continue
+                follower.seq = now
+                own = data.replace(mark, follower.token.encode())
+                if not follower.sink.send(own):
+                    self.leave(follower)
+
+    def _beat(self) -> None:
+        with self.lock:
+            everyone = [each for followers in self.games.values() for each in followers]
+        for follower in everyone:
+            if not follower.sink.send(BEAT):
+                self.leave(follower)
+
+
+@dataclass(eq=False)
+class Queued:
+    """A sink for any WSGI server: the response's body is a generator that waits on a queue
+    (a thread per stream under a threaded server, a greenlet under gevent)."""
+
+    waiting: queue.SimpleQueue[bytes | None] = field(default_factory=queue.SimpleQueue)
+    gone: bool = False
+
+    def send(self, data: bytes) -> bool:
+        if not self.gone:
+            self.waiting.put(data)
+        return not self.gone
+
+    def close(self) -> None:
+        self.gone = True
+        self.waiting.put(None)
+
+    def body(self, first: bytes, leave: Callable[[], None]) -> Iterator[bytes]:
+        try:
+            yield first
+            while (data := self.waiting.get()) is not None:
+                yield data
+        finally:  # the server closes the generator when the client has gone
+            self.gone = True
+            leave()
