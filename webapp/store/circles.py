@@ -223,7 +223,7 @@ class Circles(CirclePeople):
                 if made:
                     self._insert(db, circle)
                 self._hold(db, circle.id)
-                now = db.scalar(select(MEMBERS.c.circle_id).where(MEMBERS.c.game_id == game_id))
+                now = self._where(db, game_id)
                 if now == circle.id:
                     return
                 if was != ANYWHERE and now != was:
@@ -245,6 +245,11 @@ class Circles(CirclePeople):
             ) from None
 
     # --- internals -----------------------------------------------------------------------------
+
+    @staticmethod
+    def _where(db: Connection, game_id: str) -> str | None:
+        """The circle the game is in, as this transaction sees it."""
+        return db.scalar(select(MEMBERS.c.circle_id).where(MEMBERS.c.game_id == game_id))
 
     def _forget(self, db: Connection, game_id: str, circle_id: str) -> None:
         db.execute(delete(SEATS).where(SEATS.c.game_id == game_id))
