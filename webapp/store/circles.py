@@ -4,7 +4,10 @@ A circle has two keys, as a game does (its players' link and its watch link). A 
 circle when it is started in one or moved into one: each of its seats is then mapped to a
 person of the circle by name as told apart (``rules.circle_stats.person_key``), a new person
 made for a new name. People are renamed and merged in the circle; a game's own names are left
-as they were played. Every change of a circle's games or people moves its ``revision`` on.
+as they were played, except that a rename inside the game (a typo fixed, or that fix undone)
+seats its seat as the person of the new name. A game moved from a page that saw it elsewhere
+(two phones at once) is refused with where it is now. Every change of a circle's games or
+people moves its ``revision`` on.
 
 Statistics are a pure function of the games' logs (:mod:`webapp.rules.circle_stats`): each
 game's summary is kept in ``game_summaries`` with the revision of the game it was worked out
