@@ -258,11 +258,17 @@ def test_a_rename_that_would_seat_one_person_twice_in_the_circle_is_refused(
     assert {p.name: p.games for p in circles.people(key)} == {"Robert": 1, "Cy": 1}
 
 
-def test_a_rename_in_a_game_of_no_circle_touches_no_circle(client: FlaskClient) -> None:
+def test_a_game_renamed_before_it_joins_a_circle_is_seated_by_its_names_now(
+    client: FlaskClient,
+) -> None:
     key = new_circle(client)["id"]
     state = started(client, ["Ana", "Cy"])
-    assert act(client, state, type="rename", seat=1, name="Cyrus").status_code == 200
-    assert store_of(client).circles.people(key) == []
+    state = act(client, state, type="rename", seat=1, name="Cyrus").json["state"]
+    assert store_of(client).circles.people(key) == []  # no circle of its own to change
+    state = won(client, state)
+    assert client.post(f"/api/circles/{key}/games", json={"game": state["id"]}).status_code == 200
+    assert figures(shown(client, key)) == independent_count([state], {})
+    assert {p.name for p in store_of(client).circles.people(key)} == {"Ana", "Cyrus"}
 
 
 # --- 4. people whose games left the circle -------------------------------------------------------

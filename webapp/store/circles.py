@@ -51,11 +51,10 @@ from .circle_rows import (
     MemberGame,
     clean_name,
     from_json,
-    is_id,
     when,
 )
 from .schema import utcnow
-from .snapshot import GameNotFound, new_id, options_from_dict
+from .snapshot import new_id, options_from_dict
 
 if TYPE_CHECKING:
     pass
@@ -212,11 +211,7 @@ class Circles(CirclePeople):
         self._put(self.get(circle_id), game_id, was)
 
     def _put(self, circle: CircleRow, game_id: str, was: str | None, made: bool = False) -> None:
-        with self.store.engine.connect() as db:
-            options = db.scalar(select(GAMES.c.options).where(GAMES.c.id == game_id))
-        if options is None or not is_id(game_id):
-            raise GameNotFound(game_id)
-        players = options_from_dict(from_json(options)).players
+        players = self.store.get(game_id).state.options.players  # as renamed in the game
         if len({person_key(name) for name in players}) != len(players):
             raise CircleRefused(
                 "same_person", N_("two players of this game would be one person of the circle")
