@@ -82,6 +82,8 @@ def pages(api: HttpApi) -> dict[str, str]:
         "circle's names": f"/c/{circle}/people",
         "new circle": "/circles/new",
         "game into a circle": f"/g/{over}/circle",
+        "game over in a circle (its link, the move)": f"/g/{in_circle}",
+        "a game moved to another circle": f"/g/{in_circle}/circle",
     }
 
 

@@ -115,3 +115,24 @@ def test_the_printed_sheet_has_every_hand(page: Page, live_server: str, api: Htt
             assert str(total) in printed
     if SHOTS:
         Path(SHOTS, "sheet-over.pdf").write_bytes(page.pdf(format="Letter"))
+
+
+def test_a_sheet_printed_over_several_pages_gives_its_totals_once_after_the_last_hand(
+    page: Page, live_server: str, api: HttpApi
+) -> None:
+    """A footer repeated at the foot of every printed page read as the totals of that page's
+    last hand: the totals are printed once, on the page of the last hand."""
+    from pypdf import PdfReader
+
+    game_id, state = imported(api, 1_500)
+    page.goto(f"{live_server}/g/{game_id}/sheet")
+    for paper_format in ("A4", "Letter"):
+        paper = PdfReader(io.BytesIO(page.pdf(format=paper_format)))
+        printed = [sheet.extract_text() for sheet in paper.pages]
+        assert len(printed) >= 3, f"{state.hand_number} hands on {len(printed)} pages"
+        last = max(
+            number
+            for number, text in enumerate(printed)
+            if re.search(rf"(?m)^{state.hand_number}\s*\S", text)
+        )
+        assert [n for n, text in enumerate(printed) if "Total" in text] == [last]

@@ -125,7 +125,16 @@ def test_an_undone_play_and_a_game_still_played_count_for_nothing() -> None:
     undone = game_summary(options, [StartHand(0), Play(Tile(5, 5)), Undo(), Play(Tile(3, 2))])
     assert not undone.over and undone.top_count == (5, 0)
     stats = circle_stats([PlayedGame(undone, (1, 2), "2026-12-01")], {1: "Ana", 2: "Ben"})
-    assert stats.finished == 0 and all(p.games == 0 for p in stats.people)
+    assert stats.finished == 0 and stats.people == ()  # nobody stands without a game counted
+
+
+def test_a_person_whose_games_left_the_circle_is_not_in_its_standings() -> None:
+    """Dee's only game went to another circle: she stays a name of this one, standing nowhere
+    (R15: Ana's 5-5 reaches the target of 10)."""
+    won = game_summary(Options.make(["Ana", "Ben"], target=10), [StartHand(0), Play(Tile(5, 5))])
+    names = {1: "Ana", 2: "Ben", 3: "Dee"}
+    stats = circle_stats([PlayedGame(won, (1, 2), "2026-12-01")], names)
+    assert [(p.name, p.games, p.wins) for p in stats.people] == [("Ana", 1, 1), ("Ben", 1, 0)]
 
 
 def test_a_summary_is_kept_and_read_back_and_a_damaged_one_is_refused() -> None:

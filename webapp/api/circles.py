@@ -19,7 +19,7 @@ from ..rules import BadOptions, Options, RuleError
 from ..rules.circle_stats import person_key
 from ..rules.messages import N_
 from ..rules.scorebook import Scorebook
-from ..store import EXPORT_FORMAT, CircleNotFound, CircleRefused, CircleRow, Person
+from ..store import ANYWHERE, EXPORT_FORMAT, CircleNotFound, CircleRefused, CircleRow, Person
 from ..web.game import remember_circle, store
 from ..web.limits import creating, importing
 from ..web.security import public_url
@@ -83,12 +83,17 @@ def _shown(circle: CircleRow, viewer: bool = False) -> dict[str, Any]:
 
 @bp.post("/circles/<key>/games")
 def add_game(key: str) -> ResponseReturnValue:
-    """Move a game (by its players' id) into the circle."""
+    """Move a game (by its players' id) into the circle; with ``"from"`` (the id of the circle
+    it was seen in, or null for none), only if it is still there: else refused
+    (``in_another_circle``, naming where it is now), nothing changed."""
     circle = _editable(key)
-    game = _body().get("game")
+    body = _body()
+    game, was = body.get("game"), body.get("from", ANYWHERE)
     if not isinstance(game, str):
         raise CircleRefused("game", N_("name the game by its id"))
-    store().circles.add_game(circle.id, game)
+    if was is not None and not isinstance(was, str):
+        raise CircleRefused("from", N_("name the circle it was in by its id, or null"))
+    store().circles.add_game(circle.id, game, was)
     return jsonify(_shown(circle))
 
 

@@ -171,7 +171,7 @@ def _standings(stats: CircleStats) -> tuple[Standing, ...]:
             top_count=p.top_count,
             went_out=p.went_out,
         )
-        for rank, p in enumerate((p for p in stats.people if p.games), start=1)
+        for rank, p in enumerate(stats.people, start=1)
     )
 
 

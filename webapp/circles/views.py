@@ -9,7 +9,7 @@ from flask import redirect, request, url_for
 from flask.typing import ResponseReturnValue
 
 from ..i18n.words import say
-from ..store import CircleRefused, CircleRow, Person
+from ..store import ANYWHERE, CircleRefused, CircleRow, Person
 from ..web.game import Table, recent_circles, remember_circle, store
 from ..web.limits import creating
 from ..web.pages import render_page
@@ -52,6 +52,8 @@ class NewCircle:
     circles: tuple[Choice, ...]  # this device's circles the game may move into
     error: str
     action: str
+    now: str = ""  # the name of the circle the game is in ("" for none): it is moved out of it
+    was: str = ""  # that circle's id, sent back: a move by another phone meanwhile is said
 
 
 @bp.get("/circles/new")
@@ -80,9 +82,13 @@ def keep_game(table: Table) -> ResponseReturnValue:
         return _new_page("", game)
     chosen = request.form.get("circle", "")
     name = request.form.get("name", "")[:200]
+    was = request.form.get("was", ANYWHERE) or None  # where the page showed the game ("": none)
     try:
-        circle = store().circles.get(chosen) if chosen else store().circles.create(name)
-        store().circles.add_game(circle.id, game)
+        if chosen:
+            circle = store().circles.get(chosen)
+            store().circles.add_game(circle.id, game, was)
+        else:
+            circle = store().circles.create(name, game, was)
     except CircleRefused as refusal:
         return _new_page(name, game, say(refusal.message))
     remember_circle(circle.id)
@@ -90,9 +96,12 @@ def keep_game(table: Table) -> ResponseReturnValue:
 
 
 def _new_page(name: str, game: str, error: str = "") -> ResponseReturnValue:
-    circles = () if not game else tuple(Choice(c.id, c.name) for c in recent_circles())
+    now = store().circles.circle_of(game) if game else None
+    mine = recent_circles() if game else []
+    circles = tuple(Choice(c.id, c.name) for c in mine if now is None or c.id != now.id)
     action = url_for(".keep_game") if game else url_for(".create")
-    page = render_page("circles/new.html", NewCircle(name, game, circles, error, action))
+    shown = NewCircle(name, game, circles, error, action, *((now.name, now.id) if now else ()))
+    page = render_page("circles/new.html", shown)
     return (page, 422) if error else page
 
 

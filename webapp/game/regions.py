@@ -190,6 +190,15 @@ class HandRow:
 
 
 @dataclass(frozen=True, slots=True)
+class InCircle:
+    """The circle a finished game is kept in: its name and its page (the watch page for an
+    onlooker)."""
+
+    name: str
+    url: str
+
+
+@dataclass(frozen=True, slots=True)
 class Over:
     kind: ClassVar[Work] = Work.OVER
 
@@ -201,6 +210,7 @@ class Over:
     race: Race | None = None  # each side's total after every hand, drawn
     ended_early: bool = False  # the table ended it with the scores as they stood
     tied: str = ""  # ended early level at the top: the sides that tie, in words
+    circle: InCircle | None = None  # the circle the game is in, if any
 
 
 @dataclass(frozen=True, slots=True)

@@ -20,6 +20,7 @@ from ..ui.labels import Why, end_label, settled_players, winner_names
 from ..ui.layouts import draw_layout
 from ..ui.picker import PickerTile, picker_tiles
 from ..ui.race import race
+from .circled import in_circle
 from .delta import Shown
 from .notice import Notice
 from .regions import (
@@ -30,6 +31,7 @@ from .regions import (
     Entry,
     HandCell,
     HandRow,
+    InCircle,
     Over,
     Picker,
     Preview,
@@ -64,7 +66,7 @@ def build(
     elif state.status is Status.HAND_OVER and not viewer:
         work = settlement(snapshot, settle or {}, preview)
     elif state.status is Status.GAME_OVER:
-        work = over(state)
+        work = over(state, in_circle(snapshot, viewer))
     return Screen(
         viewer=viewer,
         public_id=snapshot.view_id if viewer else snapshot.id,
@@ -334,7 +336,7 @@ def preview_of(
     return Preview(players, sides, say(outcome.next), after.winner is not None, why)
 
 
-def over(state: GameState) -> Over:
+def over(state: GameState, circle: InCircle | None = None) -> Over:
     options = state.options
     winner = winner_names(state)
     named = winner if isinstance(winner, str) else " & ".join(winner or ())
@@ -362,6 +364,7 @@ def over(state: GameState) -> Over:
         tied=say(Items(tuple(options.side_name(side) for side in state.winners), "and"))
         if state.ended_early and len(state.winners) > 1
         else "",
+        circle=circle,
     )
 
 

@@ -180,7 +180,7 @@ class Meeting:
 
 @dataclass(frozen=True, slots=True)
 class CircleStats:
-    people: tuple[PersonStats, ...]  # the standings: most wins first
+    people: tuple[PersonStats, ...]  # the standings: most wins first, nobody without a game
     meetings: tuple[Meeting, ...]  # the most played pairs first
     finished: int  # games counted
     days: tuple[str, ...]  # each counted game's day, in order
@@ -188,7 +188,7 @@ class CircleStats:
 
 def circle_stats(games: Sequence[PlayedGame], names: Mapping[int, str]) -> CircleStats:
     """The statistics of the finished ``games``, in date order, for the people named by
-    ``names`` (a person of the circle who played none is listed with none)."""
+    ``names``: the standings list those who played at least one of them."""
     people = {person: PersonStats(person, name) for person, name in names.items()}
     met: dict[tuple[int, int], list[int]] = {}
     finished = [game for game in games if game.summary.over]
@@ -215,8 +215,9 @@ def circle_stats(games: Sequence[PlayedGame], names: Mapping[int, str]) -> Circl
                     tally[0] += 1
                     tally[1] += side in summary.winners
                     tally[2] += other_side in summary.winners
-    standings = sorted(
-        people.values(), key=lambda s: (-s.wins, -s.win_rate, -s.points, person_key(s.name))
+    standings = sorted(  # a person with no game counted (moved out, filtered) is not standing
+        (s for s in people.values() if s.games),
+        key=lambda s: (-s.wins, -s.win_rate, -s.points, person_key(s.name)),
     )
     meetings = sorted(
         (Meeting(a, b, *tally) for (a, b), tally in met.items()),

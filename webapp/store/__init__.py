@@ -9,7 +9,15 @@ in ``history.py``.
 """
 
 from .cache import Part
-from .circle_rows import CircleNotFound, CircleRefused, CircleRow, Filters, MemberGame, Person
+from .circle_rows import (
+    ANYWHERE,
+    CircleNotFound,
+    CircleRefused,
+    CircleRow,
+    Filters,
+    MemberGame,
+    Person,
+)
 from .circles import Circles
 from .engine import Unusable, database_url, open_store
 from .hands import played_hand
@@ -27,6 +35,7 @@ from .sql import out_of_reach
 from .store import EXPORT_FORMAT, Store
 
 __all__ = [
+    "ANYWHERE",
     "EXPORT_FORMAT",
     "RESTORE_WINDOW",
     "Audits",

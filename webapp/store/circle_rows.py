@@ -27,6 +27,7 @@ MEMBERS = cast(Table, CircleGame.__table__)
 SEATS = cast(Table, CircleSeat.__table__)
 SUMMARIES = cast(Table, SummaryRow.__table__)
 GAMES = cast(Table, Game.__table__)
+ANYWHERE = "*"  # a game moved from whichever circle it is in (no circle's id is "*")
 LIVE = GAMES.c.deleted_at.is_(None)  # a deleted game (a tombstone) is in no circle's figures
 
 

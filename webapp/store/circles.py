@@ -4,7 +4,10 @@ A circle has two keys, as a game does (its players' link and its watch link). A 
 circle when it is started in one or moved into one: each of its seats is then mapped to a
 person of the circle by name as told apart (``rules.circle_stats.person_key``), a new person
 made for a new name. People are renamed and merged in the circle; a game's own names are left
-as they were played. Every change of a circle's games or people moves its ``revision`` on.
+as they were played, except that a rename inside the game (a typo fixed, or that fix undone)
+seats its seat as the person of the new name. A game moved from a page that saw it elsewhere
+(two phones at once) is refused with where it is now. Every change of a circle's games or
+people moves its ``revision`` on.
 
 Statistics are a pure function of the games' logs (:mod:`webapp.rules.circle_stats`): each
 game's summary is kept in ``game_summaries`` with the revision of the game it was worked out
@@ -18,7 +21,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import Connection, delete, func, insert, select, update
+from sqlalchemy import Connection, delete, insert, select
+from sqlalchemy.exc import IntegrityError
 
 from ..rules import recorded
 from ..rules.circle_stats import (
@@ -31,12 +35,13 @@ from ..rules.circle_stats import (
 )
 from ..rules.messages import N_
 from .cache import Part
+from .circle_people import CirclePeople
 from .circle_rows import (
+    ANYWHERE,
     CIRCLES,
     GAMES,
     LIVE,
     MEMBERS,
-    PEOPLE,
     SEATS,
     SUMMARIES,
     CircleNotFound,
@@ -44,38 +49,26 @@ from .circle_rows import (
     CircleRow,
     Filters,
     MemberGame,
-    Person,
-    Writing,
     clean_name,
     from_json,
-    is_id,
-    number,
     when,
 )
 from .schema import utcnow
-from .snapshot import GameNotFound, new_id, options_from_dict
+from .snapshot import new_id, options_from_dict
 
 if TYPE_CHECKING:
-    from .store import Store
+    pass
 
 
-class Circles:
-    """The circles of one store's database."""
+class _Taken(Exception):
+    """The game is in another circle than the mover saw it in."""
 
-    def __init__(self, store: Store) -> None:
-        self.store = store
+
+class Circles(CirclePeople):
+    """The circles of one store's database: their games and statistics (their people:
+    :class:`CirclePeople`)."""
 
     # --- reading -------------------------------------------------------------------------------
-
-    def get(self, key: str, by_view: bool = False) -> CircleRow:
-        if not is_id(key):
-            raise CircleNotFound(key)
-        column = CIRCLES.c.view_id if by_view else CIRCLES.c.id
-        with self.store.engine.connect() as db:
-            row = db.execute(select(CIRCLES).where(column == key)).first()
-        if row is None:
-            raise CircleNotFound(key)
-        return CircleRow(row.id, row.view_id, row.name, row.revision, row.created_at)
 
     def many(self, keys: Iterable[str]) -> list[CircleRow]:
         """The circles among ``keys`` that exist, in the order given."""
@@ -86,29 +79,6 @@ class Circles:
             except CircleNotFound:
                 continue
         return found
-
-    def circle_of(self, game_id: str) -> CircleRow | None:
-        """The circle the game belongs to, if any."""
-        if not is_id(game_id):
-            return None
-        with self.store.engine.connect() as db:
-            circle_id = db.scalar(select(MEMBERS.c.circle_id).where(MEMBERS.c.game_id == game_id))
-        return None if circle_id is None else self.get(circle_id)
-
-    def people(self, circle_id: str) -> list[Person]:
-        """The circle's people, by name, each with how many of its games they played (a game
-        since deleted not counted)."""
-        games = func.count(GAMES.c.id)
-        seats = SEATS.join(GAMES, (GAMES.c.id == SEATS.c.game_id) & LIVE)
-        query = (
-            select(PEOPLE.c.id, PEOPLE.c.name, games)
-            .select_from(PEOPLE.outerjoin(seats, SEATS.c.person_id == PEOPLE.c.id))
-            .where(PEOPLE.c.circle_id == circle_id)
-            .group_by(PEOPLE.c.id, PEOPLE.c.name)
-        )
-        with self.store.engine.connect() as db:
-            rows = db.execute(query).all()
-        return sorted((Person(*row) for row in rows), key=lambda p: person_key(p.name))
 
     def games(self, circle_id: str) -> list[MemberGame]:
         """The circle's games, newest first, each with its summary: kept in memory, else read
@@ -221,134 +191,63 @@ class Circles:
 
     # --- writing -------------------------------------------------------------------------------
 
-    def create(self, name: object) -> CircleRow:
+    def create(
+        self, name: object, game_id: str | None = None, was: str | None = ANYWHERE
+    ) -> CircleRow:
+        """A new circle; with ``game_id``, holding that game, made in one go with its move (see
+        :meth:`add_game`): a refused move makes no circle."""
         circle = CircleRow(new_id(), new_id(), clean_name(name), 0, utcnow())
+        if game_id is not None:
+            self._put(circle, game_id, was, made=True)
+            return circle
         with self._writing() as db:
-            db.execute(
-                insert(CIRCLES).values(
-                    id=circle.id,
-                    view_id=circle.view_id,
-                    name=circle.name,
-                    revision=0,
-                    created_at=circle.created_at,
-                )
-            )
+            self._insert(db, circle)
         return circle
 
-    def add_game(self, circle_id: str, game_id: str) -> None:
-        """Put the game in the circle (moving it out of any other), each seat its person."""
-        circle = self.get(circle_id)
-        with self.store.engine.connect() as db:
-            options = db.scalar(select(GAMES.c.options).where(GAMES.c.id == game_id))
-        if options is None or not is_id(game_id):
-            raise GameNotFound(game_id)
-        players = options_from_dict(from_json(options)).players
-        keys = [person_key(name) for name in players]
-        if len(set(keys)) != len(keys):
+    def add_game(self, circle_id: str, game_id: str, was: str | None = ANYWHERE) -> None:
+        """Put the game in the circle (moving it out of any other), each seat its person.
+        ``was``: the circle the mover saw it in (``None``: none); if it is in another by now
+        (two phones at once), nothing is changed and the refusal names where it is."""
+        self._put(self.get(circle_id), game_id, was)
+
+    def _put(self, circle: CircleRow, game_id: str, was: str | None, made: bool = False) -> None:
+        players = self.store.get(game_id).state.options.players  # as renamed in the game
+        if len({person_key(name) for name in players}) != len(players):
             raise CircleRefused(
                 "same_person", N_("two players of this game would be one person of the circle")
             )
-        with self._writing() as db:
-            self._hold(db, circle.id)
-            was = db.scalar(select(MEMBERS.c.circle_id).where(MEMBERS.c.game_id == game_id))
-            if was == circle.id:
-                return
-            if was is not None:
-                self._forget(db, game_id, was)
-            found = dict(
-                db.execute(
-                    select(PEOPLE.c.key, PEOPLE.c.id).where(PEOPLE.c.circle_id == circle.id)
-                ).all()
-            )
-            db.execute(
-                insert(MEMBERS).values(game_id=game_id, circle_id=circle.id, added_at=utcnow())
-            )
-            for seat, (name, key) in enumerate(zip(players, keys, strict=True)):
-                person = found.get(key)
-                if person is None:
-                    made = insert(PEOPLE).values(circle_id=circle.id, name=name, key=key)
-                    person = db.execute(made.returning(PEOPLE.c.id)).scalar_one()
-                db.execute(insert(SEATS).values(game_id=game_id, seat=seat, person_id=person))
-            self._moved_on(db, circle.id)
-
-    def rename(self, circle_id: str, person_id: object, name: object) -> Person:
-        """A person of the circle named anew; refused if another person has that name."""
-        person = self._person(circle_id, person_id)
-        cleaned = clean_name(name, "person")
-        key = person_key(cleaned)
-        with self._writing() as db:
-            self._hold(db, circle_id)
-            other = db.scalar(
-                select(PEOPLE.c.name).where(
-                    PEOPLE.c.circle_id == circle_id, PEOPLE.c.key == key, PEOPLE.c.id != person.id
-                )
-            )
-            if other is not None:
-                raise CircleRefused(
-                    "name_taken",
-                    N_(
-                        "%(name)s is already one of this circle's people: merge the two instead",
-                        name=other,
-                    ),
-                )
-            db.execute(update(PEOPLE).where(PEOPLE.c.id == person.id).values(name=cleaned, key=key))
-            self._moved_on(db, circle_id)
-        return Person(person.id, cleaned, person.games)
-
-    def merge(self, circle_id: str, source: object, into: object) -> Person:
-        """``source``'s games become ``into``'s, and ``source`` is no more; refused when the two
-        played in one game (one person never sits twice at a table)."""
-        gone = self._person(circle_id, source)
-        kept = self._person(circle_id, into)
-        if gone.id == kept.id:
-            raise CircleRefused("merge_self", N_("choose two different people to merge"))
-        with self._writing() as db:
-            self._hold(db, circle_id)
-            mine = select(SEATS.c.game_id).where(SEATS.c.person_id == gone.id)
-            shared = db.scalar(
-                select(func.count())
-                .select_from(SEATS)
-                .where(SEATS.c.person_id == kept.id, SEATS.c.game_id.in_(mine))
-            )
-            if shared:
-                raise CircleRefused(
-                    "played_together",
-                    N_(
-                        "%(first)s and %(second)s played in the same game, so they are two "
-                        "people: they cannot be merged",
-                        first=gone.name,
-                        second=kept.name,
-                    ),
-                )
-            db.execute(update(SEATS).where(SEATS.c.person_id == gone.id).values(person_id=kept.id))
-            db.execute(delete(PEOPLE).where(PEOPLE.c.id == gone.id))
-            self._moved_on(db, circle_id)
-        return Person(kept.id, kept.name, kept.games + gone.games)
+        try:
+            with self._writing() as db:
+                if made:
+                    self._insert(db, circle)
+                self._hold(db, circle.id)
+                now = self._where(db, game_id)
+                if now == circle.id:
+                    return
+                if was != ANYWHERE and now != was:
+                    raise _Taken
+                if now is not None:
+                    self._forget(db, game_id, now)
+                added = {"game_id": game_id, "circle_id": circle.id, "added_at": utcnow()}
+                db.execute(insert(MEMBERS).values(**added))
+                self._seat(db, circle.id, game_id, enumerate(players))
+                self._moved_on(db, circle.id)
+        except (_Taken, IntegrityError):  # another move came first (the members' unique key)
+            now_in = self.circle_of(game_id)
+            raise CircleRefused(
+                "in_another_circle",
+                N_(
+                    "this game is now in the circle %(name)s: nothing was changed",
+                    name=now_in.name if now_in else "?",
+                ),
+            ) from None
 
     # --- internals -----------------------------------------------------------------------------
 
-    def _person(self, circle_id: str, person_id: object) -> Person:
-        self.get(circle_id)
-        wanted = number(person_id)
-        for person in self.people(circle_id):
-            if person.id == wanted:
-                return person
-        raise CircleRefused("no_such_person", N_("there is no such person in this circle"))
-
-    def _writing(self) -> Writing:
-        return Writing(self.store)
-
     @staticmethod
-    def _hold(db: Connection, circle_id: str) -> None:
-        """Hold the circle's row until the transaction ends: its changes take turns, so a new
-        person's name is looked for and made in one go (SQLite's writers take turns already)."""
-        db.execute(select(CIRCLES.c.id).where(CIRCLES.c.id == circle_id).with_for_update())
-
-    @staticmethod
-    def _moved_on(db: Connection, circle_id: str) -> None:
-        db.execute(
-            update(CIRCLES).where(CIRCLES.c.id == circle_id).values(revision=CIRCLES.c.revision + 1)
-        )
+    def _where(db: Connection, game_id: str) -> str | None:
+        """The circle the game is in, as this transaction sees it."""
+        return db.scalar(select(MEMBERS.c.circle_id).where(MEMBERS.c.game_id == game_id))
 
     def _forget(self, db: Connection, game_id: str, circle_id: str) -> None:
         db.execute(delete(SEATS).where(SEATS.c.game_id == game_id))

@@ -233,15 +233,16 @@ class Store:
             raise IllegalAction("game_full", GAME_FULL)
         action = book.state.resolve(action)
         new_book, outcome = book.apply(action, lambda undo: self._rebuilt(game_id, seq, undo))
-        mark = None
-        if isinstance(action, StartHand):
-            mark = snapshot_row(new_book.state)
+        names = book.state.options.players, new_book.state.options.players
+        seat_anew = self.circles.renaming(game_id, *names)  # a rename moves its circle's seat
+        mark = snapshot_row(new_book.state) if isinstance(action, StartHand) else None
         now = utcnow()
         try:
             if not self._write.append(game_id, seq + 1, to_dict(action), now, mark):
                 raise _Moved
         except (_Moved, self._write.integrity_error):
             raise StaleRevision(self.get(game_id), seq) from None
+        seat_anew()
         self.cache.put(game_id, Part.BOOK, seq + 1, new_book)
         if isinstance(game, Snapshot):
             return replace(game, seq=seq + 1, book=new_book, updated_at=now), outcome

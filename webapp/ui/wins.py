@@ -19,7 +19,7 @@ LINES = len(MARKS)  # the leading people drawn: one colour and mark each
 
 def wins_chart(stats: CircleStats) -> Race:
     """The wins of the first ``LINES`` people of the standings, after each finished game."""
-    leaders = [person for person in stats.people if person.games][:LINES]
+    leaders = list(stats.people[:LINES])
     games = stats.finished
     top = max((person.wins for person in leaders), default=0)
     step = max(1, _step(max(top, 4)) // 5) if top <= 20 else _step(top)
