@@ -56,7 +56,6 @@ def test_rules_and_partnership(client: FlaskClient) -> None:
     ]
 
 
-
 def test_the_rules_title_is_said_in_each_readers_language_however_often_it_is_asked(
     client: FlaskClient,
 ) -> None:
@@ -78,6 +77,7 @@ def test_the_rules_title_is_said_in_each_readers_language_however_often_it_is_as
     # The screen says them alike, with the same words as the API.
     page = client.get(f"/g/{game.id}", headers={"Accept-Language": "ro"}).get_data(as_text=True)
     assert '<span class="rules-in-force">Pagat și până la 150</span>' in page
+
 
 @pytest.mark.parametrize(
     ("body", "code"),
