@@ -21,17 +21,16 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
 
     Flask and the database are imported here, not at the top, so that ``webapp.rules`` can be
     used on its own without them."""
-    from flask import Flask
-
     from . import config, i18n
     from .config import StartupError
     from .i18n import words
     from .store import Unusable, open_store
     from .ui import tiles
     from .web import compress, errors, game, htmx, limits, security
+    from .web.pages import App
 
     instance = os.environ.get("ALLFIVES_INSTANCE")  # default: Flask's instance/ folder
-    app = Flask(
+    app = App(
         __name__,
         instance_path=str(Path(instance).resolve()) if instance else None,
         instance_relative_config=True,

@@ -56,6 +56,29 @@ def test_rules_and_partnership(client: FlaskClient) -> None:
     ]
 
 
+def test_the_rules_title_is_said_in_each_readers_language_however_often_it_is_asked(
+    client: FlaskClient,
+) -> None:
+    """The rules in force are said once per rules and language, then kept: a phone in
+    Romanian and one in English asking alternately each get their own words, and a game
+    under other rules its own title (README, "Languages")."""
+    game = ApiTable(client, ["Ana", "Ben", "Cy"], rules={"preset": "pagat", "target": 150})
+    other = ApiTable(client, ["Ana", "Ben", "Cy"], rules={"preset": "pagat", "target": 250})
+
+    def title(table: ApiTable, language: str) -> str:
+        answer = client.get(f"/api/games/{table.id}", headers={"Accept-Language": language})
+        assert answer.headers["Content-Language"] == language
+        return str(answer.json["rules_title"])
+
+    said = [title(game, language) for language in ("ro", "en", "ro", "en")]
+    assert said[1] == said[3] == "Pagat, to 150"
+    assert said[0] == said[2] == "Pagat și până la 150"
+    assert title(other, "ro") == "Pagat și până la 250"
+    # The screen says them alike, with the same words as the API.
+    page = client.get(f"/g/{game.id}", headers={"Accept-Language": "ro"}).get_data(as_text=True)
+    assert '<span class="rules-in-force">Pagat și până la 150</span>' in page
+
+
 @pytest.mark.parametrize(
     ("body", "code"),
     [

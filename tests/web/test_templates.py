@@ -91,3 +91,17 @@ def test_no_template_line_is_over_160_characters() -> None:
         if len(line) > WIDEST
     ]
     assert not wide, f"wrap these lines (at most {WIDEST} characters):\n" + "\n".join(wide)
+
+
+def test_a_template_sees_the_globals_as_jinja_layers_them(app: Flask) -> None:
+    """The templates' globals are kept as a dictionary's names for speed (``web/pages.py``),
+    but layered as Jinja layers them: a template's own globals over the app's, and a global
+    the app gains after a template was loaded seen by it and by what it imports."""
+    env = app.jinja_env
+    page = env.from_string("{{ own }} {{ shared }} {{ late }}", {"own": "mine", "shared": "page"})
+    env.globals.update(shared="app", late="later")
+    assert page.render() == "mine page later"
+    assert env.from_string("{{ shared }}").render() == "app"
+    assert {"own", "shared", "late", "url_for"} <= set(page.globals.keys())
+    importing = env.from_string('{% from "_macros/form.html" import post_form %}{{ late }}')
+    assert importing.render() == "later"

@@ -8,10 +8,11 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from functools import lru_cache
 from typing import Any
 
-from ..i18n.words import say
-from ..rules import GameState, HandResult, Layout, Move, Outcome, Status
+from ..i18n.words import rules_said, say
+from ..rules import GameState, HandResult, Layout, Move, Options, Outcome, Status
 from ..rules.circle_stats import CircleStats
 from ..rules.sheet import Sheet
 from ..store import CircleRow, MemberGame, Snapshot
@@ -85,8 +86,8 @@ def _game(snapshot: Snapshot, viewer: bool, clock_ends: datetime | None) -> dict
         "players": players,
         "partnership": options.partnership,
         "target": options.goal,
-        "rules": options.rules_dict(),
-        "rules_title": say(options.title),
+        "rules": dict(_rules(options)),
+        "rules_title": rules_said(options),
         "winner": winner_names(state),
         "winners": [options.side_name(side) for side in state.winners],
         "ended_early": state.ended_early,
@@ -108,6 +109,12 @@ def _game(snapshot: Snapshot, viewer: bool, clock_ends: datetime | None) -> dict
             for side, score in enumerate(state.scores)
         ]
     return data
+
+
+@lru_cache(maxsize=256)
+def _rules(options: Options) -> tuple[tuple[str, object], ...]:
+    """The options by their names, worked out once per rules, not for every answer."""
+    return tuple(options.rules_dict().items())
 
 
 def _next_leader(state: GameState) -> str | None:

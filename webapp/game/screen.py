@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from datetime import UTC, datetime
 
-from ..i18n.words import gettext, ngettext, say
+from ..i18n.words import gettext, ngettext, rules_said, say
 from ..rules import GameState, HandEnd, Outcome, Placement, Status, Tile
 from ..rules.layout import arm_name
 from ..rules.messages import Items
@@ -82,7 +82,7 @@ def build(
         coaching=coaching,
         turned=turned,
         title=" · ".join(state.options.players),
-        rules=say(state.options.title),
+        rules=rules_said(state.options),
     )
 
 

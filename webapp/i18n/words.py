@@ -19,6 +19,7 @@ itself (an option's title, an audit sentence) gets it said too: :func:`register`
 from __future__ import annotations
 
 from datetime import timedelta
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Final
 
 import flask_babel
@@ -30,7 +31,7 @@ from flask import g, has_app_context
 from flask_babel import LazyString, get_translations
 from jinja2 import pass_context
 
-from ..rules import Arm
+from ..rules import Arm, Options
 from ..rules.layout import arm_name
 from ..rules.messages import LIST_STYLES, Items, Message
 
@@ -108,6 +109,17 @@ def catalog() -> NullTranslations:
     return found
 
 
+def rules_said(options: Options) -> str:
+    """The rules in force ("Muggins, rounding up") in the reader's language: the same for every
+    action of a game, so worked out once per rules, language and catalog, not per answer."""
+    return _rules_said(options, str(get_locale()), catalog())
+
+
+@lru_cache(maxsize=256)
+def _rules_said(options: Options, _language: str, _catalog: NullTranslations) -> str:
+    return say(options.title)
+
+
 def say_capitalized(said: object) -> str:
     """``said`` as the start of a sentence (a refusal shown on its own)."""
     text = say(said)
@@ -154,9 +166,12 @@ def end_name(arm: Arm, in_a_sentence: bool = False) -> str:
     return _say(arm_name(arm), get_locale(), in_a_sentence)
 
 
+SAID: Final = (Message, Items)  # what a template's ``{{ }}`` says (a tuple: checked on every print)
+
+
 def _printed(value: object, in_a_sentence: bool = False) -> object:
     """What ``{{ value }}`` prints: a message said; anything else (Markup too) untouched."""
-    if isinstance(value, Message | Items):
+    if isinstance(value, SAID):
         return _say(value, get_locale(), in_a_sentence)
     return value
 
