@@ -5,22 +5,20 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import date
-from functools import partial
 
 from flask import request, url_for
 from flask_babel import format_decimal, format_percent
-from markupsafe import Markup
 
 from ..i18n.words import gettext, ngettext
 from ..rules.circle_stats import CircleStats
 from ..rules.options import PRESETS
-from ..store import CircleRow, Filters, MemberGame, Part
+from ..store import CircleRow, Filters, MemberGame
 from ..ui.forms import PresetChoice, preset_choices
 from ..ui.race import Race
-from ..ui.tiles import qr_svg
 from ..ui.wins import wins_chart
 from ..web.game import store
 from ..web.security import public_url
+from ..web.sharing import ShareLink, share_link
 
 RECENT = 12
 
@@ -57,14 +55,6 @@ class Recent:
     sides: tuple[Side, ...]
     status: str
     day: str
-
-
-@dataclass(frozen=True, slots=True)
-class ShareLink:
-    label: str
-    hint: str
-    url: str
-    qr: Markup
 
 
 @dataclass(frozen=True, slots=True)
@@ -193,8 +183,7 @@ def _recent(game: MemberGame, names: dict[int, str], viewer: bool) -> Recent:
 
 def share_links(circle: CircleRow) -> tuple[ShareLink, ...]:
     """The circle's players' link and watch link, each with its QR code."""
-    links = []
-    for label, hint, url in (
+    links = (
         (
             gettext("Players' link"),
             gettext("Lets another phone start games in this circle and tidy its names."),
@@ -205,7 +194,5 @@ def share_links(circle: CircleRow) -> tuple[ShareLink, ...]:
             gettext("Shows the standings, changes nothing."),
             public_url("circles.watch", circle_view=circle.view_id),
         ),
-    ):
-        qr = store().cache.get_or_make(circle.id, (Part.QR, url), 0, partial(qr_svg, url))
-        links.append(ShareLink(label, hint, url, qr))
-    return tuple(links)
+    )
+    return tuple(share_link(circle.id, *link) for link in links)

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from functools import partial
 
 from flask import render_template, url_for
 from markupsafe import Markup
@@ -18,9 +17,9 @@ from ..rules.correction import can_fix, words
 from ..store import Part
 from ..ui.labels import AuditView
 from ..ui.picker import TileHint, tile_hints
-from ..ui.tiles import qr_svg
 from ..web.game import Table, store
 from ..web.security import public_url
+from ..web.sharing import ShareLink, share_link
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,14 +80,6 @@ class MoreSheet:
 #: The settled hands the game log names after its last two, newest first; Replay's hand picker
 #: reaches every other one, so the sheet costs the same whatever the game's length.
 OLDER_SHOWN = 10
-
-
-@dataclass(frozen=True, slots=True)
-class ShareLink:
-    label: str
-    hint: str
-    url: str
-    qr: Markup
 
 
 def more_of(table: Table, built: bool = True) -> MoreSheet:
@@ -234,8 +225,7 @@ def share_links(table: Table) -> tuple[ShareLink, ...]:
     read. They start with the configured public address when there is one (see
     ``web.security.public_url``)."""
     snapshot = table.snapshot
-    links = []
-    for label, hint, url in (
+    links = (
         (
             gettext("Players' link"),
             gettext("Lets another phone enter plays."),
@@ -246,7 +236,5 @@ def share_links(table: Table) -> tuple[ShareLink, ...]:
             gettext("Shows the game live, changes nothing."),
             public_url("game.screen", view_id=snapshot.view_id),
         ),
-    ):
-        qr = store().cache.get_or_make(snapshot.id, (Part.QR, url), 0, partial(qr_svg, url))
-        links.append(ShareLink(label, hint, url, qr))
-    return tuple(links)
+    )
+    return tuple(share_link(snapshot.id, *link) for link in links)
