@@ -879,7 +879,10 @@
   document.addEventListener("keydown", function (event) {
     var game = document.getElementById("game");
     var from = event.target;
-    if (!game || !game.hasAttribute("data-keys") || !game.contains(from)) return;
+    // The focus is in the game, or was until this phone's own answer swapped its control away
+    // (it is handed on once the answer settles): a key typed meanwhile is not lost.
+    var inGame = game && (game.contains(from) || (from === document.body && focusAfter));
+    if (!inGame || !game.hasAttribute("data-keys")) return;
     if (event.ctrlKey || event.altKey || event.metaKey || event.isComposing) return;
     if (from.matches("input, select, textarea, [contenteditable]")) return;
     var key = event.key.length === 1 ? event.key.toLowerCase() : event.key;
