@@ -786,6 +786,29 @@
   // More). The keys work only while the focus is in the game (WCAG 2.1.4), never in a text
   // field or with Ctrl, Alt or Meta. Every sentence is the page's own (#game's data-say-*).
 
+  // This phone's ⚙ may turn the keys off (for a screen reader whose own keys they would take):
+  // then typing does nothing here, and every tile is a tab stop of its own again.
+  var KEYS_KEY = PREFIX + "keys";
+
+  function keysOn() { return load(KEYS_KEY, null) !== "off"; }
+
+  function showKeysSwitch() {
+    var on = keysOn();
+    document.querySelectorAll("[data-keys-switch]").forEach(function (button) {
+      button.setAttribute("aria-pressed", on ? "true" : "false");
+    });
+    var note = document.querySelector("[data-keys-note]");
+    if (note) note.textContent = words(note, on ? "on" : "off");
+  }
+
+  document.addEventListener("click", function (event) {
+    var button = event.target.closest && event.target.closest("[data-keys-switch]");
+    if (!button) return;
+    save(KEYS_KEY, keysOn() ? "off" : null);
+    showKeysSwitch();
+    rove();
+  });
+
   var half = null; // the first number of a tile typed: {digit, at}
   var HALF_MS = 4000;
   var PRESS = { d: "#controls .draw", p: "#controls .pass", u: "#controls .undo" };
@@ -803,7 +826,8 @@
     var tiles = tileButtons();
     var current = tiles.indexOf(document.activeElement) >= 0 ? document.activeElement :
       tiles.filter(function (button) { return !button.disabled; })[0];
-    tiles.forEach(function (button) { button.tabIndex = button === current ? 0 : -1; });
+    var on = keysOn();
+    tiles.forEach(function (button) { button.tabIndex = !on || button === current ? 0 : -1; });
   }
 
   function markHalf(digit) {
@@ -879,7 +903,7 @@
   document.addEventListener("keydown", function (event) {
     var game = document.getElementById("game");
     var from = event.target;
-    if (!game || !game.hasAttribute("data-keys") || !game.contains(from)) return;
+    if (!game || !game.hasAttribute("data-keys") || !game.contains(from) || !keysOn()) return;
     if (event.ctrlKey || event.altKey || event.metaKey || event.isComposing) return;
     if (from.matches("input, select, textarea, [contenteditable]")) return;
     var key = event.key.length === 1 ? event.key.toLowerCase() : event.key;
@@ -998,6 +1022,7 @@
     applyTheme(load(THEME_KEY, null));
     showVerbosity();
     speechNote();
+    showKeysSwitch();
     hideLong(document);
     rove();
     if (load(WAKE_KEY, null) === "on") acquire();
