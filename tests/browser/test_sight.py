@@ -106,6 +106,44 @@ def test_text_still_fits_at_200_percent_zoom(browser: Any, api: HttpApi, live_se
     assert found == {}, "\n".join(f"{path}: {', '.join(what)}" for path, what in found.items())
 
 
+def test_more_pages_still_fit_at_200_percent_zoom(
+    browser: Any, api: HttpApi, live_server: str
+) -> None:
+    """The house rules (the new-game form's, opened), practice, learn, a circle with a game and
+    its names, and a game's players at 200% (195×422 CSS px): nothing scrolls sideways, no text
+    is cut off, and every target is still 24 px or more (WCAG 1.4.4, 1.4.10, 2.5.8)."""
+    playing = games(api)["playing"]
+    circle = api.call("/api/circles", {"name": "Thursday table at the community hall"})["id"]
+    in_circle = api.call(
+        "/api/games",
+        {"players": ["Alejandro", "Benedicta"], "circle": circle, "rules": {"target": 5}},
+    )["id"]
+    api.act(in_circle, "start_hand", starter="Alejandro")
+    api.act(in_circle, "play", tile="3-2")  # R11: 5, the target: a game counted in the circle
+    context = browser.new_context(viewport=ZOOMED, device_scale_factor=4)
+    found = {}
+    try:
+        page = context.new_page()
+        for name, path in (
+            ("house rules", "/new"),
+            ("practice", "/practice"),
+            ("learn", "/learn"),
+            ("learn, a later step", "/learn/5"),
+            ("circle", f"/c/{circle}"),
+            ("circle's names", f"/c/{circle}/people"),
+            ("players", f"/g/{playing}/players"),
+        ):
+            page.goto(live_server + path)
+            if name == "house rules":
+                page.locator("details.options > summary").click()
+            problems = page.evaluate(OVERFLOWS) + page.evaluate(SMALL, 24)
+            if problems:
+                found[name] = problems
+    finally:
+        context.close()
+    assert found == {}, "\n".join(f"{name}: {', '.join(what)}" for name, what in found.items())
+
+
 def test_every_target_off_the_game_screen_is_24_px_or_more(
     browser: Any, api: HttpApi, live_server: str
 ) -> None:
