@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 from tests.scripts import HAND_OF_FIVE
+from webapp.i18n import COOKIE, LANGUAGES
 
 from .conftest import PHONE
 
@@ -202,3 +203,46 @@ def test_a_hint_badge_leaves_the_pips_of_its_tile_in_view(
     assert sum(badge for *_, badge in overlaps) >= 5, "hints are not shown"
     assert [name for name, over, *_ in overlaps if over] == [], "badges cover pips"
     assert all(w >= 44 and h >= 44 for _, _, w, h, _ in overlaps), "a tile is under 44 px"
+
+
+# Each hint badge's words and whether they are cut: by the badge's own box, or by its tile's.
+BADGES = """() => Array.from(document.querySelectorAll("#work .tile .fit-badge")).map(badge => {
+  const tile = badge.closest(".tile").getBoundingClientRect();
+  const box = badge.getBoundingClientRect();
+  const inside = box.left >= tile.left - 0.5 && box.right <= tile.right + 0.5 &&
+    box.top >= tile.top - 0.5 && box.bottom <= tile.bottom + 0.5;
+  const whole = badge.scrollWidth <= badge.clientWidth + 1 &&
+    badge.scrollHeight <= badge.clientHeight + 1;
+  return [badge.closest(".tile").value, badge.textContent.trim(), inside && whole];
+})"""
+
+
+def test_hint_badges_are_whole_in_every_language_on_a_small_phone(
+    browser: Any, api: HttpApi, live_server: str
+) -> None:
+    """With hints on at 360×740, every badge ("fits" in each language, "+10") is read whole
+    inside its tile."""
+    game = api.new_game(["Ana", "Ben", "Cy"])
+    api.act(game, "start_hand", starter="Ana")
+    api.act(game, "play", tile="5-5")  # the spinner: 5-0 makes 5, 6-5 makes 10 (+2 points)
+    cut = {}
+    for language in LANGUAGES:
+        context = browser.new_context(viewport={"width": 360, "height": 740})
+        context.add_cookies([{"name": COOKIE, "value": language, "url": live_server}])
+        try:
+            page = context.new_page()
+            page.goto(f"{live_server}/g/{game}")
+            if not page.locator(".fit-badge").count():
+                page.locator("#more > summary").click()
+                with page.expect_response(lambda answer: answer.url.endswith("/coaching")):
+                    page.locator("#more [data-setting=coaching]").click()
+            page.locator(".fit-badge").first.wait_for()
+            badges = page.evaluate(BADGES)
+        finally:
+            context.close()
+        assert len(badges) >= 5, f"{language}: hints are not shown"
+        words = {text for _, text, _ in badges}
+        assert len(words) >= 2, f"{language}: {words}"  # "fits" and at least one "+N"
+        if bad := [f"{name} {text}" for name, text, whole in badges if not whole]:
+            cut[language] = bad
+    assert cut == {}, cut
