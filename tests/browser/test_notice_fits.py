@@ -51,13 +51,15 @@ def _tap(page: Page, tile: str, path: str) -> None:
 
 
 def r7a_question(api: HttpApi, page: Page, base: str) -> None:
-    """Example E: Alejandro leads 6-6, Benedicta draws ten and passes; Alejandro's pass is
-    refused (R7a), with the table's question whether to record it anyway."""
-    game = api.new_game(NAMES[:2])
+    """Example E with three: Alejandro leads 6-6, Benedicta draws the whole boneyard and passes,
+    Cy passes (the table insisted); Alejandro's pass is refused (R7a), with its proof naming
+    both others and the table's question whether to record it anyway: the longest notice."""
+    game = api.new_game(NAMES)
     api.act(game, "start_hand", starter=NAMES[0])
     api.act(game, "play", tile="6-6")
-    api.act(game, "draw", count=10)
+    api.act(game, "draw", count=api.state(game)["hand"]["boneyard"])
     api.act(game, "pass")
+    api.act(game, "pass", confirm=True)
     page.goto(f"{base}/g/{game}")
     with page.expect_response(lambda answer: answer.url.endswith("/pass"), timeout=ANSWER):
         page.locator("#controls .pass").click()
