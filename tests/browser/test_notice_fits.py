@@ -41,6 +41,14 @@ MEASURE = """() => {
     bottom: box.bottom, picker: work.top,
     page: document.scrollingElement.scrollHeight, screen: window.innerHeight,
     scrolled: window.scrollY,
+    // what the layout still shows, whole: none of its words past its edge
+    boardCut: Array.from(document.querySelectorAll("#board *")).filter(el => {
+      const own = Array.from(el.childNodes).some(n => n.nodeType === 3 && n.textContent.trim());
+      const at = el.getBoundingClientRect();
+      const board = document.getElementById("board").getBoundingClientRect();
+      return own && at.height > 0 && el.getClientRects().length && !el.closest("[hidden], svg") &&
+        (at.bottom > board.bottom + 0.5 || at.top < board.top - 0.5);
+    }).map(el => el.textContent.trim().slice(0, 30)),
   };
 }"""
 
@@ -129,6 +137,8 @@ def test_the_longest_notices_are_read_whole_on_a_small_phone(
                     found.append(f"{where}: the notice is cut ({got['area']}, {got['notice']})")
                 if got["bottom"] > got["picker"] + 0.5:
                     found.append(f"{where}: the notice covers the picker ({got})")
+                if got["boardCut"]:
+                    found.append(f"{where}: the layout cuts {got['boardCut']}")
                 if got["page"] > got["screen"] + 1 or got["scrolled"]:
                     found.append(f"{where}: the page scrolls ({got['page']} > {got['screen']})")
         finally:
