@@ -786,6 +786,29 @@
   // More). The keys work only while the focus is in the game (WCAG 2.1.4), never in a text
   // field or with Ctrl, Alt or Meta. Every sentence is the page's own (#game's data-say-*).
 
+  // This phone's ⚙ may turn the keys off (for a screen reader whose own keys they would take):
+  // then typing does nothing here, and every tile is a tab stop of its own again.
+  var KEYS_KEY = PREFIX + "keys";
+
+  function keysOn() { return load(KEYS_KEY, null) !== "off"; }
+
+  function showKeysSwitch() {
+    var on = keysOn();
+    document.querySelectorAll("[data-keys-switch]").forEach(function (button) {
+      button.setAttribute("aria-pressed", on ? "true" : "false");
+    });
+    var note = document.querySelector("[data-keys-note]");
+    if (note) note.textContent = words(note, on ? "on" : "off");
+  }
+
+  document.addEventListener("click", function (event) {
+    var button = event.target.closest && event.target.closest("[data-keys-switch]");
+    if (!button) return;
+    save(KEYS_KEY, keysOn() ? "off" : null);
+    showKeysSwitch();
+    rove();
+  });
+
   var half = null; // the first number of a tile typed: {digit, at}
   var HALF_MS = 4000;
   var PRESS = { d: "#controls .draw", p: "#controls .pass", u: "#controls .undo" };
@@ -803,7 +826,8 @@
     var tiles = tileButtons();
     var current = tiles.indexOf(document.activeElement) >= 0 ? document.activeElement :
       tiles.filter(function (button) { return !button.disabled; })[0];
-    tiles.forEach(function (button) { button.tabIndex = button === current ? 0 : -1; });
+    var on = keysOn();
+    tiles.forEach(function (button) { button.tabIndex = !on || button === current ? 0 : -1; });
   }
 
   function markHalf(digit) {
@@ -882,7 +906,7 @@
     // The focus is in the game, or was until this phone's own answer swapped its control away
     // (it is handed on once the answer settles): a key typed meanwhile is not lost.
     var inGame = game && (game.contains(from) || (from === document.body && focusAfter));
-    if (!inGame || !game.hasAttribute("data-keys")) return;
+    if (!inGame || !game.hasAttribute("data-keys") || !keysOn()) return;
     if (event.ctrlKey || event.altKey || event.metaKey || event.isComposing) return;
     if (from.matches("input, select, textarea, [contenteditable]")) return;
     var key = event.key.length === 1 ? event.key.toLowerCase() : event.key;
@@ -1001,6 +1025,7 @@
     applyTheme(load(THEME_KEY, null));
     showVerbosity();
     speechNote();
+    showKeysSwitch();
     hideLong(document);
     rove();
     if (load(WAKE_KEY, null) === "on") acquire();

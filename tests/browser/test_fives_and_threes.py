@@ -34,8 +34,22 @@ SMALL_PHONE = {"width": 360, "height": 740}
 
 # What the table reads, in each language the hand is entered in.
 WORDS = {
-    "en": {"knock": "Knock", "knocked": "Ana knocked", "hint": "Going out scores one five"},
-    "ro": {"knock": "Bate", "knocked": "Ana a bătut", "hint": "Ieșirea aduce un cinci"},
+    "en": {
+        "knock": "Knock",
+        "knocked": "Ana knocked",
+        "hint": "Going out scores one five",
+        "draw": "Draw nobody draws",
+        "why": "Nobody draws in this game: a player whose tiles do not fit knocks (R27)",
+        "out": "Out of play 14",
+    },
+    "ro": {
+        "knock": "Bate",
+        "knocked": "Ana a bătut",
+        "hint": "Ieșirea aduce un cinci",
+        "draw": "Trage nimeni nu trage",
+        "why": "În acest joc nimeni nu trage: cine nu are piesă care se potrivește bate (R27)",
+        "out": "Scoase din joc 14",
+    },
 }
 
 
@@ -81,9 +95,17 @@ def test_a_fives_and_threes_hand_with_knocks_and_a_five_for_going_out(
     knock = page.locator("#controls button.pass")
     shown(knock).to_have_text(words["knock"])
     shown(knock).to_be_disabled()  # a tile can always be led
+    # R27: Draw stays in its place and says why it is never pressed; the 14 tiles left after the
+    # deal are out of play, not a boneyard to draw from.
+    draw = page.locator("#controls button.draw")
+    shown(draw).to_be_disabled()
+    shown(draw).to_have_accessible_name(words["draw"])
+    shown(draw).to_have_accessible_description(words["why"])
+    shown(page.locator("#board .board-facts")).to_contain_text(words["out"])
     for move in EXAMPLE_L:
         if move.kind == "pass":
             shown(knock).to_be_enabled()  # R27: nothing to draw, so a knock
+            shown(page.locator("#controls button.draw")).to_be_disabled()
             act(page, knock)
             shown(page.get_by_role("status")).to_contain_text(words["knocked"])
         else:

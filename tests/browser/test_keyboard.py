@@ -346,3 +346,48 @@ def test_results_are_spoken_in_the_page_language_as_this_phone_chooses(
     at_revision(page, seq + 1)
     page.wait_for_timeout(300)
     assert page.evaluate("window.__spoken.length") == before, "spoken with another language's voice"
+
+
+def test_the_keys_are_turned_off_and_on_in_this_phones_settings(
+    phone: tuple[Page, Console], api: HttpApi, live_server: str
+) -> None:
+    """Off (⚙, kept on this phone): typing a tile's numbers, d and ? do nothing, and each tile
+    is a tab stop of its own; on again, "5" "3" plays 5-3. The switch's note is shown on the
+    game screen only."""
+    page, _ = phone
+    game = api.new_game(["Ana", "Ben"], deal="5")
+    api.act(game, "start_hand", starter="Ana")
+    api.enter(game, BEFORE_FIFTEEN)
+    page.goto(f"{live_server}/g/{game}")
+    settings(page)
+    switch = page.get_by_role("button", name="Keys on the game screen")
+    expect(switch).to_have_attribute("aria-pressed", "true")
+    switch.click()
+    expect(switch).to_have_attribute("aria-pressed", "false")
+    shown(page.locator("[data-keys-note]")).to_contain_text("Typing does nothing")
+    settings(page)  # closed again
+
+    page.reload()  # kept on this phone
+    seq = revision(page)
+    tile(page, "5-3").focus()
+    keys(page, "5", "3", "d", "?")
+    page.wait_for_timeout(500)  # long enough for a play's answer, were one sent
+    assert revision(page) == seq, "a key played a tile with the keys off"
+    expect(page.locator("#more")).not_to_have_attribute("open", "")
+    expect(page.locator(".tile.keyed")).to_have_count(0)
+    assert page.locator(f"{TILE}[tabindex='-1']").count() == 0, "tiles left out of the Tab order"
+
+    settings(page)
+    expect(switch).to_have_attribute("aria-pressed", "false")
+    switch.click()
+    expect(switch).to_have_attribute("aria-pressed", "true")
+    settings(page)
+    tile(page, "5-3").focus()
+    keys(page, "5", "3")
+    at_revision(page, seq + 1)
+    shown(status(page)).to_contain_text("Ben played 5-3")
+
+    page.goto(f"{live_server}/rules")  # the switch is in ⚙ on every page; its note is not
+    settings(page)
+    expect(page.get_by_role("button", name="Keys on the game screen")).to_be_visible()
+    expect(page.locator("[data-keys-note]")).to_be_hidden()

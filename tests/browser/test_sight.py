@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 from tests.scripts import HAND_OF_FIVE
+from webapp.i18n import COOKIE, LANGUAGES
 
 from .conftest import PHONE
 
@@ -106,6 +107,44 @@ def test_text_still_fits_at_200_percent_zoom(browser: Any, api: HttpApi, live_se
     assert found == {}, "\n".join(f"{path}: {', '.join(what)}" for path, what in found.items())
 
 
+def test_more_pages_still_fit_at_200_percent_zoom(
+    browser: Any, api: HttpApi, live_server: str
+) -> None:
+    """The house rules (the new-game form's, opened), practice, learn, a circle with a game and
+    its names, and a game's players at 200% (195×422 CSS px): nothing scrolls sideways, no text
+    is cut off, and every target is still 24 px or more (WCAG 1.4.4, 1.4.10, 2.5.8)."""
+    playing = games(api)["playing"]
+    circle = api.call("/api/circles", {"name": "Thursday table at the community hall"})["id"]
+    in_circle = api.call(
+        "/api/games",
+        {"players": ["Alejandro", "Benedicta"], "circle": circle, "rules": {"target": 5}},
+    )["id"]
+    api.act(in_circle, "start_hand", starter="Alejandro")
+    api.act(in_circle, "play", tile="3-2")  # R11: 5, the target: a game counted in the circle
+    context = browser.new_context(viewport=ZOOMED, device_scale_factor=4)
+    found = {}
+    try:
+        page = context.new_page()
+        for name, path in (
+            ("house rules", "/new"),
+            ("practice", "/practice"),
+            ("learn", "/learn"),
+            ("learn, a later step", "/learn/5"),
+            ("circle", f"/c/{circle}"),
+            ("circle's names", f"/c/{circle}/people"),
+            ("players", f"/g/{playing}/players"),
+        ):
+            page.goto(live_server + path)
+            if name == "house rules":
+                page.locator("details.options > summary").click()
+            problems = page.evaluate(OVERFLOWS) + page.evaluate(SMALL, 24)
+            if problems:
+                found[name] = problems
+    finally:
+        context.close()
+    assert found == {}, "\n".join(f"{name}: {', '.join(what)}" for name, what in found.items())
+
+
 def test_every_target_off_the_game_screen_is_24_px_or_more(
     browser: Any, api: HttpApi, live_server: str
 ) -> None:
@@ -164,3 +203,46 @@ def test_a_hint_badge_leaves_the_pips_of_its_tile_in_view(
     assert sum(badge for *_, badge in overlaps) >= 5, "hints are not shown"
     assert [name for name, over, *_ in overlaps if over] == [], "badges cover pips"
     assert all(w >= 44 and h >= 44 for _, _, w, h, _ in overlaps), "a tile is under 44 px"
+
+
+# Each hint badge's words and whether they are cut: by the badge's own box, or by its tile's.
+BADGES = """() => Array.from(document.querySelectorAll("#work .tile .fit-badge")).map(badge => {
+  const tile = badge.closest(".tile").getBoundingClientRect();
+  const box = badge.getBoundingClientRect();
+  const inside = box.left >= tile.left - 0.5 && box.right <= tile.right + 0.5 &&
+    box.top >= tile.top - 0.5 && box.bottom <= tile.bottom + 0.5;
+  const whole = badge.scrollWidth <= badge.clientWidth + 1 &&
+    badge.scrollHeight <= badge.clientHeight + 1;
+  return [badge.closest(".tile").value, badge.textContent.trim(), inside && whole];
+})"""
+
+
+def test_hint_badges_are_whole_in_every_language_on_a_small_phone(
+    browser: Any, api: HttpApi, live_server: str
+) -> None:
+    """With hints on at 360×740, every badge ("fits" in each language, "+10") is read whole
+    inside its tile."""
+    game = api.new_game(["Ana", "Ben", "Cy"])
+    api.act(game, "start_hand", starter="Ana")
+    api.act(game, "play", tile="5-5")  # the spinner: 5-0 makes 5, 6-5 makes 10 (+2 points)
+    cut = {}
+    for language in LANGUAGES:
+        context = browser.new_context(viewport={"width": 360, "height": 740})
+        context.add_cookies([{"name": COOKIE, "value": language, "url": live_server}])
+        try:
+            page = context.new_page()
+            page.goto(f"{live_server}/g/{game}")
+            if not page.locator(".fit-badge").count():
+                page.locator("#more > summary").click()
+                with page.expect_response(lambda answer: answer.url.endswith("/coaching")):
+                    page.locator("#more [data-setting=coaching]").click()
+            page.locator(".fit-badge").first.wait_for()
+            badges = page.evaluate(BADGES)
+        finally:
+            context.close()
+        assert len(badges) >= 5, f"{language}: hints are not shown"
+        words = {text for _, text, _ in badges}
+        assert len(words) >= 2, f"{language}: {words}"  # "fits" and at least one "+N"
+        if bad := [f"{name} {text}" for name, text, whole in badges if not whole]:
+            cut[language] = bad
+    assert cut == {}, cut

@@ -193,16 +193,19 @@ def board(state: GameState, turned: bool) -> Board:
             empty,
             hint,
         )
-    boneyard = str(hand.boneyard)
-    if hand.drawable < hand.boneyard:  # R20: the last tiles are never drawn
-        boneyard = gettext(
-            "%(boneyard)s (%(drawable)s to draw)", boneyard=hand.boneyard, drawable=hand.drawable
+    face_down = (gettext("Boneyard"), str(hand.boneyard))
+    if options.variant.draws_never:  # R27: the tiles left after the deal are out of play
+        face_down = (gettext("Out of play"), str(hand.boneyard))
+    elif hand.drawable < hand.boneyard:  # R20: the last tiles are never drawn
+        face_down = (
+            gettext("Boneyard"),
+            gettext(
+                "%(boneyard)s (%(drawable)s to draw)",
+                boneyard=hand.boneyard,
+                drawable=hand.drawable,
+            ),
         )
-    facts = (
-        (gettext("Hand"), str(hand.number)),
-        (gettext("to"), str(options.goal)),
-        (gettext("Boneyard"), boneyard),
-    )
+    facts = ((gettext("Hand"), str(hand.number)), (gettext("to"), str(options.goal)), face_down)
     layout = hand.layout
     if layout.lead is None:
         return Board(
