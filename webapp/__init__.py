@@ -23,7 +23,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     used on its own without them."""
     from . import config, i18n
     from .config import StartupError
-    from .i18n import words
+    from .i18n import compiled, words
     from .store import Unusable, open_store
     from .ui import tiles
     from .web import compress, errors, game, htmx, limits, security
@@ -56,6 +56,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     limits.register(app)
     i18n.register(app)  # the reader's language, before any page is rendered
     words.register(app)  # engine messages printed by templates, in that language
+    compiled.register(app)  # and the templates' own sentences, compiled in per language
     game.register(app)  # the game named by the URL, read once per request
     htmx.register(app)
     # Globals rather than context: the tile macros are imported without the template's context.

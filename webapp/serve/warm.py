@@ -32,9 +32,13 @@ HX = {**SAME_SITE, "HX-Request": "true"}
 
 def warm(app: Flask) -> list[int]:
     """Compile every template, then play on a scratch database; the statuses answered (each
-    200 or 201 when all went well: a warm-up that fails only leaves the process colder)."""
-    for name in app.jinja_env.list_templates(extensions=["html"]):
-        app.jinja_env.get_template(name)
+    200 or 201 when all went well: a warm-up that fails only leaves the process colder).
+    Templates are compiled once per language (``web/pages.py``): every one here in the default
+    language, as a request without a language of its own reads them; the game screen's in
+    each language by its page, below."""
+    with app.test_request_context(headers={"Host": _host(app)}):
+        for name in app.jinja_env.list_templates(extensions=["html"]):
+            app.jinja_env.get_template(name)
     real = app.extensions[STORE]
     with tempfile.TemporaryDirectory(prefix="allfives-warm-") as folder:
         scratch = open_store(
