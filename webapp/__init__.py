@@ -26,7 +26,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     from .i18n import compiled, words
     from .store import Unusable, open_store
     from .ui import tiles
-    from .web import compress, errors, game, htmx, limits, security
+    from .web import compress, errors, game, htmx, limits, security, sharing
     from .web.pages import App
 
     instance = os.environ.get("ALLFIVES_INSTANCE")  # default: Flask's instance/ folder
@@ -72,5 +72,6 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     shell.register(app)  # the installable app: manifest, service worker, offline page
     errors.register(app)
     security.register(app)
+    sharing.register(app)  # a share link's QR code, an image of its own
     compress.register(app)
     return app

@@ -1,8 +1,9 @@
 """A new server process warmed before its first request: every template compiled, then a game
-played on a scratch database through the app itself (a page in each language, a play as a
-phone's htmx sends it, one through the JSON API, a poll that finds nothing changed and one that
-finds the play), so that the first phone served does not wait for what is done once per
-process: compiling templates, loading catalogs and locale data, the first use of each statement.
+played on a scratch database through the app itself (a page in each language, the static files
+it loads, a play as a phone's htmx sends it, one through the JSON API, a poll that finds nothing
+changed and one that finds the play), so that the first phone served does not wait for what is
+done once per process: compiling templates and static files, loading catalogs and locale data,
+the first use of each statement.
 
 The real database is not touched: the app's store is swapped for one on a temporary file for
 the while, and the requests come from a documentation address (192.0.2.1), counted by no real
@@ -16,6 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
+from ..home.shell import SHELL_FILES
 from ..store import open_store
 from ..web.security import HOSTS
 
@@ -66,6 +68,8 @@ def _play(app: Flask) -> list[int]:
     statuses.append(client.post(f"/api/games/{game}/actions", json=start).status_code)
     for language in app.config["LANGUAGES"]:
         statuses.append(_get(client, f"/g/{game}", {**SAME_SITE, "Accept-Language": language}))
+    for name in SHELL_FILES:  # each compressed once per process (Zopfli: web/compress.py)
+        statuses.append(_get(client, f"/static/{name}", SAME_SITE))
     play = {"seq": "1", "tile": "5-5", "hints": "0"}
     statuses.append(client.post(f"/g/{game}/play", data=play, headers=HX).status_code)
     statuses.append(_get(client, f"/g/{game}/poll?seq=2", HX))  # nothing changed
@@ -78,7 +82,8 @@ def _play(app: Flask) -> list[int]:
 
 
 def _get(client: FlaskClient, path: str, headers: dict[str, str]) -> int:
-    return client.get(path, headers=headers).status_code
+    with client.get(path, headers=headers) as response:  # a static file's: closed when read
+        return response.status_code
 
 
 def _host(app: Flask) -> str:
