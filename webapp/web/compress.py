@@ -1,7 +1,7 @@
 """Gzip for every response worth it: a phone on a weak connection waits for bytes, not CPU.
 
 Static files are compressed once per file version, by Zopfli (gzip any browser reads, 3–5%
-smaller than gzip's highest level: about 1.3 KB of the game screen's first load, for about
+smaller than gzip's highest level: about 1.1 KB of the game screen's first load, for about
 0.7 s of CPU once per process, spent by the warm-up), and kept in memory; the stylesheets and
 scripts written here are minified first (rcssmin, rjsmin: comments and
 spaces dropped, nothing renamed), so that their comments, kept for whoever reads the source,
