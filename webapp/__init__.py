@@ -23,10 +23,10 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     used on its own without them."""
     from . import config, i18n
     from .config import StartupError
-    from .i18n import words
+    from .i18n import compiled, words
     from .store import Unusable, open_store
     from .ui import tiles
-    from .web import compress, errors, game, htmx, limits, security
+    from .web import compress, errors, game, htmx, limits, security, sharing
     from .web.pages import App
 
     instance = os.environ.get("ALLFIVES_INSTANCE")  # default: Flask's instance/ folder
@@ -56,6 +56,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     limits.register(app)
     i18n.register(app)  # the reader's language, before any page is rendered
     words.register(app)  # engine messages printed by templates, in that language
+    compiled.register(app)  # and the templates' own sentences, compiled in per language
     game.register(app)  # the game named by the URL, read once per request
     htmx.register(app)
     # Globals rather than context: the tile macros are imported without the template's context.
@@ -71,5 +72,6 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     shell.register(app)  # the installable app: manifest, service worker, offline page
     errors.register(app)
     security.register(app)
+    sharing.register(app)  # a share link's QR code, an image of its own
     compress.register(app)
     return app
