@@ -11,9 +11,12 @@ from pathlib import Path
 import pytest
 import rcssmin
 import rjsmin
+import zopfli.gzip
+from flask import Flask
 from flask.testing import FlaskClient
 
-from tests.tables import CSRF_TOKEN, HX, Table
+from tests.tables import CSRF_TOKEN, HX, Table, device
+from webapp.web.compress import PACKED, _static_gzip
 
 GZIP = {"Accept-Encoding": "gzip, deflate, br"}
 STATIC = Path(__file__).parents[2] / "static"
@@ -114,6 +117,27 @@ def test_a_static_file_is_packed_smaller_than_gzips_highest_level(client: FlaskC
     source = (STATIC / "htmx-2.0.11.min.js").read_bytes()
     assert gzip.decompress(body) == source
     assert len(body) < 0.98 * len(gzip.compress(source, compresslevel=9))
+
+
+def test_a_restarted_server_reads_its_packed_files_instead_of_packing_them_again(
+    make_app: Callable[..., Flask], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Packing costs most of a second of CPU: a worker replaced or a server restarted reads
+    what an earlier process packed (the instance folder's packed/) and sends the same bytes."""
+    monkeypatch.setenv("ALLFIVES_INSTANCE", str(tmp_path))
+    _static_gzip.cache_clear()
+    first = body_of(device(make_app()), "/static/app.js", **GZIP)[2]
+    assert list((tmp_path / PACKED).glob("*.gz")), "nothing kept for the next process"
+
+    _static_gzip.cache_clear()  # a new process: nothing in memory
+    monkeypatch.setattr(zopfli.gzip, "compress", _never)
+    again = body_of(device(make_app()), "/static/app.js", **GZIP)[2]
+    assert again == first
+    _static_gzip.cache_clear()
+
+
+def _never(*args: object, **kwargs: object) -> bytes:
+    raise AssertionError("packed again")
 
 
 def test_the_game_screen_loads_only_its_own_stylesheet(playing: Table) -> None:
