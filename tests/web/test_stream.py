@@ -76,7 +76,8 @@ def playing(table: Table) -> None:
 
 def test_an_event_is_the_revision_and_the_html_line_by_line() -> None:
     assert event(7, "<p>\n<b>5</b>") == b"id: 7\nevent: change\ndata: <p>\ndata: <b>5</b>\n\n"
-    assert opening(3).startswith(b"retry: 3000\nid: 3\nevent: hello\ndata: 3\n\n")
+    hello = b'retry: 3000\nid: 3\nevent: hello\ndata: {"seq":3,"beat":20.0}\n\n'
+    assert opening(3, 20.0) == hello
 
 
 def test_a_play_reaches_every_follower_once_rendered_for_each_look(
@@ -164,7 +165,8 @@ def test_a_follower_that_left_is_dropped_at_the_next_heartbeat(
     stream.reader.join(timeout=5)
     hub._beat()
     assert len(hub) == 0
-    assert BEAT.startswith(b":")  # a comment line: no event in the page
+    assert BEAT.startswith(b"event: beat\n")  # an event the page hears, without an id
+    assert b"id:" not in BEAT
 
 
 def test_a_game_deleted_tells_its_screens_to_look_again_and_ends_their_streams(
