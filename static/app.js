@@ -19,7 +19,8 @@
    - #stream (htmx's SSE extension): the game's changes as they happen. While it has said
      hello, the poll (#live, every 2 s) is not sent; a change this page already shows (its own
      tap's answer brought it) is not swapped again, nor one that comes while its tap is on its
-     way (the answer shows the game; anything newer is then asked for once).
+     way (the answer shows the game; anything newer is then asked for once). A stream silent
+     for 2.5 of its beats is opened again after one catch-up poll; a hidden tab holds none.
 
    No inline script anywhere (the CSP forbids it); this file is loaded with `defer`. */
 (function () {
@@ -919,12 +920,536 @@
   // The stream's first event, "hello", proves events reach this page (behind a proxy that
   // buffers, none does): only then does the poll stop; a broken stream starts it again until
   // the browser's reconnection is heard from (it says the last revision it had: nothing lost).
+  // The hello also says how often a "beat" comes: a stream silent for SILENT_BEATS beats (a
+  // proxy or network that holds the connection but passes nothing) is closed, the poll sent
+  // once to catch up, and the stream opened again. A hidden tab (a locked phone) holds no
+  // stream and sends no poll; shown again, it catches up with one poll and reopens the stream.
 
+  var SILENT_BEATS = 2.5;
   var streaming = false;
   var asking = false; // the poll is sent once, to catch up (see catchUp)
   var missed = 0; // the newest revision the stream brought while this page's tap was on its way
+  var source = null; // the stream's EventSource, once open
+  var beatMs = 20000; // as the stream's hello says
+  var watchdog = null;
+  var closed = null; // the #stream element taken out while the tab is hidden, to put back
+  var expecting = false; // a stream this page opened again, its hello not heard yet
+  var reopening = null; // the #stream element to put back once the catch-up poll has answered
 
-  function heard() { streaming = true; }
+  function heard(event) {
+    streaming = true;
+    expecting = false;
+    try {
+      var said = JSON.parse(event.data);
+      if (said && said.beat > 0) beatMs = said.beat * 1000;
+    } catch (e) { /* an older server's hello: the default interval */ }
+    alive();
+  }
+
+  // Anything the stream says is a sign of life: the watchdog starts again.
+  function alive() {
+    window.clearTimeout(watchdog);
+    watchdog = window.setTimeout(silent, SILENT_BEATS * beatMs);
+  }
+
+  function silent() {
+    if (!streaming) return; // broken and reconnecting: the poll already runs meanwhile
+    if (expecting) { expecting = false; streaming = false; return; } // reopened, not heard: poll
+    reopen(closeStream());
+  }
+
+  // Take the stream out of the page: its EventSource closed, its element kept to put back.
+  function closeStream() {
+    var element = document.getElementById("stream");
+    window.clearTimeout(watchdog);
+    streaming = false;
+    if (source) source.close();
+    source = null;
+    if (!element) return null;
+    element.parentNode.removeChild(element);
+    return element.cloneNode(false);
+  }
+
+  // Catch up with one poll, then open the stream again from the revision the page then shows
+  // (opened before the poll's answer, it would bring the same change again).
+  function reopen(element) {
+    if (!element || !window.htmx) return;
+    if (sending || flying > 0) {
+      missed = Math.max(missed, pageSeq() + 1); // asked for after the tap's answer
+      openStream(element);
+    } else {
+      reopening = element;
+      askOnce().then(reopened, reopened); // answered, or failed: the stream is the way back
+    }
+  }
+
+  function reopened() {
+    var element = reopening;
+    reopening = null;
+    if (!element) return;
+    if (document.hidden) closed = element;
+    else openStream(element);
+  }
+
+  function openStream(element) {
+    var game = document.getElementById("game");
+    if (!game || document.getElementById("stream")) return;
+    var url = new URL(element.getAttribute("sse-connect"), location.href);
+    url.searchParams.set("seq", String(pageSeq()));
+    element.setAttribute("sse-connect", url.pathname + url.search);
+    game.appendChild(element);
+    window.htmx.process(element);
+    // It worked on this page before: no poll meanwhile, unless its hello does not come.
+    streaming = expecting = true;
+    alive();
+  }
+
+  document.addEventListener("visibilitychange", function () {
+    if (document.visibilityState === "visible" && load(WAKE_KEY, null) === "on") acquire();
+  });
+
+  // --- this phone: colours ------------------------------------------------------------------
+
+  var THEME_KEY = PREFIX + "theme";
+  var FELT = { light: "#17432f", dark: "#0f2e21" };
+
+  function applyTheme(choice) {
+    var root = document.documentElement;
+    if (choice === "light" || choice === "dark") root.setAttribute("data-theme", choice);
+    else root.removeAttribute("data-theme");
+    document.querySelectorAll("meta[name=theme-color]").forEach(function (meta) {
+      var scheme = /dark/.test(meta.media) ? "dark" : "light";
+      meta.content = FELT[choice === "light" || choice === "dark" ? choice : scheme];
+    });
+    document.querySelectorAll("[data-theme-choice]").forEach(function (button) {
+      var mine = button.dataset.themeChoice === (choice || "system");
+      button.setAttribute("aria-pressed", mine ? "true" : "false");
+    });
+  }
+
+  document.addEventListener("click", function (event) {
+    var button = event.target.closest && event.target.closest("[data-theme-choice]");
+    if (!button) return;
+    var choice = button.dataset.themeChoice;
+    save(THEME_KEY, choice === "system" ? null : choice);
+    applyTheme(choice === "system" ? null : choice);
+  });
+
+  // --- Enter goes to the next name: input[enterkeyhint=next] --------------------------------
+
+  // Enter in a field whose keyboard says "next" moves to the next field of its form that has an
+  // enterkeyhint, instead of submitting; the last ("go") submits as usual.
+  document.addEventListener("keydown", function (event) {
+    var field = event.target;
+    if (event.key !== "Enter" || event.isComposing || !field.form) return;
+    if (!field.matches("input[enterkeyhint=next]")) return;
+    var fields = Array.prototype.slice.call(field.form.querySelectorAll("input[enterkeyhint]"));
+    var next = fields[fields.indexOf(field) + 1];
+    if (!next) return;
+    event.preventDefault();
+    next.focus();
+  });
+
+  // --- the clock of a timed game: time[data-clock] (R30) ------------------------------------
+  // The server draws the minutes left and the moment time is up (datetime, UTC); here the
+  // clock counts down to it each second. At 0:00 it only stops: the table calls time.
+
+  function tickClocks() {
+    document.querySelectorAll("time[data-clock]").forEach(function (clock) {
+      var ends = Date.parse(clock.getAttribute("datetime"));
+      var left = Math.max(0, Math.floor((ends - Date.now()) / 1000));
+      var shown = Math.floor(left / 60) + ":" + String(left % 60).padStart(2, "0");
+      if (clock.textContent !== shown) clock.textContent = shown;
+      clock.classList.toggle("up", left === 0);
+    });
+  }
+  window.setInterval(tickClocks, 1000);
+
+  // --- the focus follows the hand: [data-focus] --------------------------------------------
+  // An answer to this phone's own tap may swap away the control that had the focus; the focus
+  // then goes where the hand goes next, which the server marks with [data-focus]: the element
+  // itself if it takes the focus (a heading with tabindex), else its first enabled control.
+
+  // Draw, Pass and Undo hand the focus on too, though the answer may put the same control
+  // back (htmx gives the focus to a swapped element of the same id).
+  var focusAfter = false;
+  var pressed = null; // Draw, Pass or Undo, when the tap was one of them
+
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    var from = event.detail.elt;
+    if (!from || !from.closest || !from.closest("#game") || from.id === "live") return;
+    focusAfter = true;
+    var control = document.activeElement;
+    pressed = control && control.matches && control.matches("#controls button") ? control : null;
+  });
+
+  function focusNext() {
+    if (!focusAfter) return;
+    var active = document.activeElement;
+    var handedOn = pressed && active && (active === pressed || (pressed.id && active.id === pressed.id));
+    // Still there (a preview's answer, a refusal): the tap's own answer may be yet to come.
+    if (!handedOn && active && active !== document.body && document.contains(active)) return;
+    pressed = null;
+    focusAfter = false;
+    var mark = document.querySelector("#game [data-focus]");
+    if (!mark) return;
+    var target = mark.hasAttribute("tabindex") ? mark : mark.querySelector(
+      "button:not([disabled]), input:not([type=hidden]):not([disabled]), select, a[href]");
+    if (target) target.focus();
+  }
+
+  // --- what is said: the live region's verbosity, speech, on demand ---------------------------
+  // This phone's ⚙ sets how much the live region says after a play: "full" (all of the notice:
+  // tile, points, who is next, the scores) or "short" (what [data-long] does not mark: the
+  // points, a refusal and its reason). The marked parts are hidden from the ear before the
+  // notice is swapped in, so a screen reader never hears them. "Speak results" says the same
+  // aloud with the browser's speech synthesis, in the page's language, when the phone has a
+  // voice for it; when it has none nothing is said (another language's voice would garble the
+  // words) and the ⚙ panel says so.
+
+  var VERBOSITY_KEY = PREFIX + "verbosity";
+  var SPEAK_KEY = PREFIX + "speak";
+
+  function shortly() { return load(VERBOSITY_KEY, "full") === "short"; }
+
+  function hideLong(root) {
+    root.querySelectorAll("[data-long]").forEach(function (el) {
+      if (shortly()) el.setAttribute("aria-hidden", "true");
+      else el.removeAttribute("aria-hidden");
+    });
+  }
+
+  // The text an element says to the ear: without what is hidden from it.
+  function saidIn(element) {
+    var text = "";
+    element.childNodes.forEach(function (node) {
+      if (node.nodeType === 3) text += node.textContent;
+      else if (node.nodeType === 1 && !node.hidden && node.getAttribute("aria-hidden") !== "true") {
+        text += " " + saidIn(node) + " ";
+      }
+    });
+    return text.replace(/\s+/g, " ").trim();
+  }
+
+  function voiceFor(lang) {
+    var voices = window.speechSynthesis ? window.speechSynthesis.getVoices() : [];
+    var mine = voices.filter(function (voice) {
+      return String(voice.lang).toLowerCase().split(/[-_]/)[0] === lang;
+    });
+    return mine.filter(function (voice) { return voice.localService; })[0] || mine[0] || null;
+  }
+
+  function speechNote() {
+    var note = document.querySelector("[data-speak-note]");
+    if (!note) return;
+    var on = load(SPEAK_KEY, null) === "on";
+    var key = on ? "on" : "off";
+    if (on && !window.speechSynthesis) key = "unsupported";
+    else if (on && !voiceFor(document.documentElement.lang)) key = "novoice";
+    note.textContent = words(note, key);
+    document.querySelectorAll("[data-speak]").forEach(function (button) {
+      button.setAttribute("aria-pressed", on ? "true" : "false");
+    });
+  }
+
+  function speak(text) {
+    if (load(SPEAK_KEY, null) !== "on" || !window.speechSynthesis || !text) return;
+    var voice = voiceFor(document.documentElement.lang);
+    if (!voice) return;
+    var utterance = new window.SpeechSynthesisUtterance(text);
+    utterance.voice = voice;
+    utterance.lang = voice.lang;
+    window.speechSynthesis.cancel(); // the newest result, not a queue of old ones
+    window.speechSynthesis.speak(utterance);
+  }
+
+  // Said on demand (the keys o, s, n): a line added to the live region, under the notice.
+  function readOut(text) {
+    var notice = document.getElementById("notice");
+    if (!notice || !text) return;
+    var old = notice.querySelector("[data-readout]");
+    if (old) old.remove(); // a new line, so the same words are said again
+    var line = part("p", "visually-hidden", text);
+    line.setAttribute("data-readout", "");
+    notice.appendChild(line);
+    speak(text);
+  }
+
+  document.addEventListener("htmx:oobBeforeSwap", function (event) {
+    var fragment = event.detail.fragment;
+    if (event.detail.target.id === "notice" && fragment) hideLong(fragment);
+  });
+  document.addEventListener("htmx:oobAfterSwap", function (event) {
+    if (event.detail.target.id === "notice") speak(saidIn(event.detail.target));
+  });
+
+  function showVerbosity() {
+    var chosen = shortly() ? "short" : "full";
+    document.querySelectorAll("[data-verbosity]").forEach(function (button) {
+      button.setAttribute("aria-pressed", button.dataset.verbosity === chosen ? "true" : "false");
+    });
+  }
+
+  document.addEventListener("click", function (event) {
+    var target = event.target.closest && event.target.closest("[data-verbosity], [data-speak]");
+    if (!target) return;
+    if (target.hasAttribute("data-speak")) {
+      save(SPEAK_KEY, target.getAttribute("aria-pressed") === "true" ? null : "on");
+    } else {
+      save(VERBOSITY_KEY, target.dataset.verbosity === "short" ? "short" : null);
+      hideLong(document);
+    }
+    showVerbosity();
+    speechNote();
+  });
+  if (window.speechSynthesis && window.speechSynthesis.addEventListener) {
+    window.speechSynthesis.addEventListener("voiceschanged", speechNote);
+  }
+
+  // --- the keyboard on the game screen: [data-keys] ------------------------------------------
+  // A tile is played by typing its two numbers ("6" then "4", either order): its button is
+  // pressed, so the server decides as for a tap (it fits one end: played; several: the end
+  // choice, where 1, 2, … pick an end and Esc cancels). The arrows move among the tiles, or the
+  // ends (one tab stop each). d, p, u press Draw, Pass, Undo; o, s, n say the open ends, the
+  // scores and what each side needs ([data-read], drawn by the server); ? shows the keys (in
+  // More). The keys work only while the focus is in the game (WCAG 2.1.4), never in a text
+  // field or with Ctrl, Alt or Meta. Every sentence is the page's own (#game's data-say-*).
+
+  var half = null; // the first number of a tile typed: {digit, at}
+  var HALF_MS = 4000;
+  var PRESS = { d: "#controls .draw", p: "#controls .pass", u: "#controls .undo" };
+
+  function tileButtons() {
+    return Array.prototype.slice.call(document.querySelectorAll("#work form.tiles button[name=tile]"));
+  }
+
+  function choiceButtons() {
+    return Array.prototype.slice.call(document.querySelectorAll("#work .choice .choice-button"));
+  }
+
+  // One tab stop for the 28 tiles: the focused one (or the first that can be played).
+  function rove() {
+    var tiles = tileButtons();
+    var current = tiles.indexOf(document.activeElement) >= 0 ? document.activeElement :
+      tiles.filter(function (button) { return !button.disabled; })[0];
+    tiles.forEach(function (button) { button.tabIndex = button === current ? 0 : -1; });
+  }
+
+  function markHalf(digit) {
+    tileButtons().forEach(function (button) {
+      button.classList.toggle("keyed", digit !== null && button.value.indexOf(digit) >= 0);
+    });
+  }
+
+  function press(control) {
+    control.focus();
+    control.click();
+  }
+
+  function typeNumber(digit) {
+    var keys = document.querySelector("[data-keys]");
+    var now = Date.now();
+    if (!half || now - half.at > HALF_MS) {
+      half = { digit: digit, at: now };
+      markHalf(digit);
+      readOut(words(keys, "half", { number: digit }));
+      return;
+    }
+    var first = half.digit;
+    half = null;
+    markHalf(null);
+    var found = tileButtons().filter(function (button) {
+      return button.value === first + "-" + digit || button.value === digit + "-" + first;
+    })[0];
+    if (!found) return;
+    if (found.disabled) readOut(words(keys, "played", { tile: found.value }));
+    else press(found);
+  }
+
+  // The next control from `from` in `list`, `step` at a time, skipping what cannot be pressed.
+  function moveIn(list, from, step) {
+    var at = list.indexOf(from);
+    if (at < 0) return list.filter(function (el) { return !el.disabled; })[0];
+    for (var i = at + step; i >= 0 && i < list.length; i += step) {
+      if (!list[i].disabled) return list[i];
+    }
+    return null;
+  }
+
+  function arrow(key) {
+    var choices = choiceButtons();
+    var back = key === "ArrowLeft" || key === "ArrowUp" ? -1 : 1;
+    if (choices.length) {
+      var cancel = document.querySelector("#work .choice-cancel");
+      var stops = cancel ? choices.concat([cancel]) : choices;
+      var at = stops.indexOf(document.activeElement);
+      stops[(at + back + stops.length) % stops.length].focus();
+      return true;
+    }
+    var tiles = tileButtons();
+    if (!tiles.length) return false;
+    var form = tiles[0].form;
+    var columns = window.getComputedStyle(form).gridTemplateColumns.split(" ").length || 7;
+    var step = key === "ArrowUp" || key === "ArrowDown" ? back * columns : back;
+    var next = moveIn(tiles, document.activeElement, step);
+    if (next) { next.focus(); rove(); }
+    return true;
+  }
+
+  function showKeys() {
+    var more = document.getElementById("more");
+    var list = document.getElementById("keys");
+    if (!more || !list) return;
+    more.open = true;
+    list.open = true;
+    list.querySelector("summary").focus();
+  }
+
+  document.addEventListener("keydown", function (event) {
+    var game = document.getElementById("game");
+    var from = event.target;
+    if (!game || !game.hasAttribute("data-keys") || !game.contains(from)) return;
+    if (event.ctrlKey || event.altKey || event.metaKey || event.isComposing) return;
+    if (from.matches("input, select, textarea, [contenteditable]")) return;
+    var key = event.key.length === 1 ? event.key.toLowerCase() : event.key;
+    var choices = choiceButtons();
+    var handled = true;
+    if (/^[0-9]$/.test(key) && choices.length) {
+      var place = choices[parseInt(key, 10) - 1];
+      if (place) press(place);
+    } else if (/^[0-6]$/.test(key) && tileButtons().length) {
+      typeNumber(key);
+    } else if (key === "Escape" && choices.length) {
+      press(document.querySelector("#work .choice-cancel"));
+    } else if (/^Arrow/.test(key)) {
+      handled = arrow(key);
+    } else if (PRESS[key]) {
+      var control = document.querySelector(PRESS[key]);
+      if (!control) handled = false;
+      else if (control.disabled) {
+        var name = control.firstChild ? control.firstChild.textContent.trim() : ""; // "Draw"
+        readOut(control.title || words(document.querySelector("[data-keys]"), "cannot", { action: name }));
+      } else press(control);
+    } else if (key === "o" || key === "s" || key === "n") {
+      var read = document.querySelector("#game [data-read=" + key + "]");
+      if (read) readOut(read.textContent.trim());
+    } else if (key === "?") {
+      showKeys();
+    } else {
+      handled = false;
+    }
+    if (handled) event.preventDefault();
+  });
+  document.addEventListener("focusin", function (event) {
+    if (event.target.matches && event.target.matches("#work form.tiles button[name=tile]")) rove();
+  });
+
+  // --- following the game: the stream first, the poll when it is not heard --------------------
+  // The stream's first event, "hello", proves events reach this page (behind a proxy that
+  // buffers, none does): only then does the poll stop; a broken stream starts it again until
+  // the browser's reconnection is heard from (it says the last revision it had: nothing lost).
+  // The hello also says how often a "beat" comes: a stream silent for SILENT_BEATS beats (a
+  // proxy or network that holds the connection but passes nothing) is closed, the poll sent
+  // once to catch up, and the stream opened again. A hidden tab (a locked phone) holds no
+  // stream and sends no poll; shown again, it catches up with one poll and reopens the stream.
+
+  var SILENT_BEATS = 2.5;
+  var streaming = false;
+  var asking = false; // the poll is sent once, to catch up (see catchUp)
+  var missed = 0; // the newest revision the stream brought while this page's tap was on its way
+  var source = null; // the stream's EventSource, once open
+  var beatMs = 20000; // as the stream's hello says
+  var watchdog = null;
+  var closed = null; // the #stream element taken out while the tab is hidden, to put back
+  var expecting = false; // a stream this page opened again, its hello not heard yet
+  var reopening = null; // the #stream element to put back once the catch-up poll has answered
+
+  function heard(event) {
+    streaming = true;
+    expecting = false;
+    try {
+      var said = JSON.parse(event.data);
+      if (said && said.beat > 0) beatMs = said.beat * 1000;
+    } catch (e) { /* an older server's hello: the default interval */ }
+    alive();
+  }
+
+  // Anything the stream says is a sign of life: the watchdog starts again.
+  function alive() {
+    window.clearTimeout(watchdog);
+    watchdog = window.setTimeout(silent, SILENT_BEATS * beatMs);
+  }
+
+  function silent() {
+    if (!streaming) return; // broken and reconnecting: the poll already runs meanwhile
+    if (expecting) { expecting = false; streaming = false; return; } // reopened, not heard: poll
+    reopen(closeStream());
+  }
+
+  // Take the stream out of the page: its EventSource closed, its element kept to put back.
+  function closeStream() {
+    var element = document.getElementById("stream");
+    window.clearTimeout(watchdog);
+    streaming = false;
+    if (source) source.close();
+    source = null;
+    if (!element) return null;
+    element.parentNode.removeChild(element);
+    return element.cloneNode(false);
+  }
+
+  // Catch up with one poll, then open the stream again from the revision the page then shows
+  // (opened before the poll's answer, it would bring the same change again).
+  function reopen(element) {
+    if (!element || !window.htmx) return;
+    if (sending || flying > 0) {
+      missed = Math.max(missed, pageSeq() + 1); // asked for after the tap's answer
+      openStream(element);
+    } else {
+      reopening = element;
+      askOnce().then(reopened, reopened); // answered, or failed: the stream is the way back
+    }
+  }
+
+  function reopened() {
+    var element = reopening;
+    reopening = null;
+    if (!element) return;
+    if (document.hidden) closed = element;
+    else openStream(element);
+  }
+
+  function openStream(element) {
+    var game = document.getElementById("game");
+    if (!game || document.getElementById("stream")) return;
+    var url = new URL(element.getAttribute("sse-connect"), location.href);
+    url.searchParams.set("seq", String(pageSeq()));
+    element.setAttribute("sse-connect", url.pathname + url.search);
+    game.appendChild(element);
+    window.htmx.process(element);
+    // It worked on this page before: no poll meanwhile, unless its hello does not come.
+    streaming = expecting = true;
+    alive();
+  }
+
+  // The catch-up poll answered (or failed: the stream is the way to hear the game again).
+  document.addEventListener("htmx:afterRequest", function (event) {
+    if (!reopening || !event.detail.elt || event.detail.elt.id !== "live") return;
+    var element = reopening;
+    reopening = null;
+    if (!document.hidden) openStream(element);
+    else closed = element;
+  });
+
+  document.addEventListener("visibilitychange", function () {
+    if (document.hidden) {
+      closed = closeStream() || closed;
+    } else if (closed) {
+      var element = closed;
+      closed = null;
+      reopen(element);
+    }
+  });
 
   // The game was deleted on another phone: load it again, which says so (and how to undo it).
   function gone(event) {
@@ -932,26 +1457,39 @@
     window.location.reload();
   }
 
+  // The poll, sent once now; a promise settled when it has been answered.
+  function askOnce() {
+    var live = document.getElementById("live");
+    if (!live || !window.htmx) return Promise.resolve();
+    asking = true;
+    return window.htmx.ajax("GET", live.getAttribute("hx-get"), { source: live, swap: "none" });
+  }
+
   // While this page's own action is on its way, the stream's news waits: the action's answer
   // shows the game as it then stands. News still newer than that answer is asked for once.
   function catchUp() {
-    var live = document.getElementById("live");
     if (sending || flying > 0) return;
-    if (!(missed > pageSeq()) || !live || !window.htmx) { missed = 0; return; }
+    if (!(missed > pageSeq())) { missed = 0; return; }
     missed = 0;
-    asking = true;
-    window.htmx.ajax("GET", live.getAttribute("hx-get"), { source: live, swap: "none" });
+    askOnce();
   }
 
   document.addEventListener("htmx:sseOpen", function (event) {
-    event.detail.source.addEventListener("hello", heard); // the same listener once per source
-    event.detail.source.addEventListener("gone", gone);
+    var opened = event.detail.source;
+    if (opened === source) return; // the same listeners once per source
+    source = opened;
+    opened.addEventListener("hello", heard);
+    opened.addEventListener("beat", alive);
+    opened.addEventListener("change", alive);
+    opened.addEventListener("gone", gone);
   });
-  document.addEventListener("htmx:sseError", function () { streaming = false; });
-  document.addEventListener("htmx:sseClose", function () { streaming = false; });
+  function broken() { streaming = expecting = false; window.clearTimeout(watchdog); }
+  document.addEventListener("htmx:sseError", broken);
+  document.addEventListener("htmx:sseClose", broken);
   document.addEventListener("htmx:beforeRequest", function (event) {
     if (!event.detail.elt || event.detail.elt.id !== "live") return;
-    if (streaming && !asking) event.preventDefault();
+    // Not while the stream is heard, the tab hidden, or the catch-up poll still on its way.
+    if ((streaming || document.hidden || reopening) && !asking) event.preventDefault();
     asking = false;
   });
   document.addEventListener("htmx:sseBeforeMessage", function (event) {
