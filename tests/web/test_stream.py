@@ -15,7 +15,9 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
+from tests.conftest import AppMaker
 from tests.tables import CSRF_TOKEN, Table, device
+from webapp.config import StartupError
 from webapp.web.followers import BEAT, Followers, event, opening
 
 EVENT = re.compile(r"id: (\d+)\nevent: (\w+)\n((?:data: .*\n)+)\n")
@@ -183,3 +185,30 @@ def test_a_game_deleted_tells_its_screens_to_look_again_and_ends_their_streams(
     stream.reader.join(timeout=5)
     assert not stream.reader.is_alive()  # the server ended the stream
     assert len(followers(app)) == 0
+
+
+@pytest.mark.parametrize("value", ["often", "0", "-1", "600"])
+def test_a_heartbeat_that_is_no_usable_interval_stops_the_start_with_a_sentence(
+    make_app: AppMaker, value: str
+) -> None:
+    """A beat of 0 would flood every stream; one over a minute outlives the server's own idle
+    timeout (120 s) and many proxies'."""
+    with pytest.raises(StartupError, match="ALLFIVES_STREAM_HEARTBEAT must be a number"):
+        make_app(STREAM_HEARTBEAT=value)
+
+
+def test_the_hello_says_the_apps_heartbeat_and_a_beat_follows(
+    make_app: AppMaker, streams: list[Stream]
+) -> None:
+    app = make_app(STREAM_HEARTBEAT=0.2)
+    table = Table(app, device(app))
+    playing(table)
+    streams.append(Stream(table.client, f"{table.url}/stream?seq={table.seq}"))
+    stream = streams[0]
+    try:
+        stream.wait(lambda: "event: beat\n" in stream.read, 3)
+        hello = [data for _, name, data in stream.events() if name == "hello"]
+        assert hello == ['{"seq":1,"beat":0.2}\n']
+    finally:
+        for each in [f for game in followers(app).games.values() for f in game]:
+            each.sink.close()
