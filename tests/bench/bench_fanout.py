@@ -12,7 +12,9 @@ data_version (read every 150 ms). Then:
   budget: < 0.05 core for 4,000 followers); heartbeats every ``--beat`` seconds fall inside;
 - **fan-out**: ``--plays`` plays through the JSON API, one after another; for each, the time
   from the play's request until each follower has read its change; p50 / p99 / max over every
-  follower of every play, each as a ratio to the reference round trip.
+  follower of every play, each as a ratio to the reference round trip; and the server's CPU
+  time per play (its processes, from /proc: the play, its render, and the writes to every
+  follower), which the benchmark's own reader does not blur.
 
 ``--against PATH`` measures another checkout of the app the same way in the same run (the
 server started with that checkout first on its path), so a change is seen against the code
@@ -113,7 +115,10 @@ def measure(code: Path, folder: Path, name: str, args: argparse.Namespace) -> di
         heard: list[float] = []
         everyone: list[float] = []
         tiles = ["5-3", "3-3", "3-1", "1-1", "1-4", "4-4", "4-2", "2-2"]
+        spent = 0.0
         for tile in tiles[: args.plays]:
+            time.sleep(1)  # the last play's writes are over
+            cpu = app.cpu()
             start = time.monotonic()
             status, _ = app.call(
                 "POST", f"/api/games/{game}/actions", {"seq": seq, "type": "play", "tile": tile}
@@ -126,6 +131,7 @@ def measure(code: Path, folder: Path, name: str, args: argparse.Namespace) -> di
             seq += 1
             mark = f"id: {seq}\nevent: change".encode()
             times = sorted(at - start for at in clients.until(mark, 60))
+            spent += app.cpu() - cpu
             heard.extend(times)
             everyone.append(times[-1] if len(times) == opened else float("inf"))
         clients.close()
@@ -139,6 +145,7 @@ def measure(code: Path, folder: Path, name: str, args: argparse.Namespace) -> di
             "max": heard[-1],
             "everyone": statistics.median(everyone),
             "heard": len(heard) / max(1, args.plays),
+            "cpu_per_play": spent / max(1, args.plays),
         }
     finally:
         app.stop()
@@ -166,8 +173,9 @@ def main() -> None:
         f"a beat every {args.beat:g} s, {args.plays} plays, idle CPU over {args.idle:g} s"
     )
     print("| code | streams open | one round trip | a play to each follower: p50 / p99 / max ÷ "
-          "round trip | to the last follower (median of plays) | idle CPU (cores) |")  # fmt: skip
-    print("| --- | --- | --- | --- | --- | --- |")
+          "round trip | to the last follower (median of plays) | server CPU per play "
+          "÷ round trip | idle CPU (cores) |")  # fmt: skip
+    print("| --- | --- | --- | --- | --- | --- | --- |")
     with tempfile.TemporaryDirectory() as temporary:
         for number, (label, code) in enumerate(codes):
             got = measure(code, Path(temporary), f"code{number}", args)
@@ -177,7 +185,8 @@ def main() -> None:
                 f"{got['p50'] / trip:.1f}× / {got['p99'] / trip:.1f}× / {got['max'] / trip:.1f}× "
                 f"({got['p50'] * 1000:.0f} / {got['p99'] * 1000:.0f} / {got['max'] * 1000:.0f} ms;"
                 f" {got['heard']:.0f} heard each play) | {got['everyone'] * 1000:.0f} ms "
-                f"({got['everyone'] / trip:.1f}×) | {got['cores']:.4f} |"
+                f"({got['everyone'] / trip:.1f}×) | {got['cpu_per_play'] * 1000:.0f} ms "
+                f"({got['cpu_per_play'] / trip:.1f}×) | {got['cores']:.4f} |"
             )
             sys.stdout.flush()
 
