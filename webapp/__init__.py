@@ -42,6 +42,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         app.config.from_mapping(test_config)
     url = config.settle(app)
     budget = config.cache_bytes(app.config["CACHE_BYTES"])
+    app.config["STREAM_HEARTBEAT"] = config.heartbeat(app.config["STREAM_HEARTBEAT"])
     try:
         app.extensions["allfives_store"] = open_store(url, app.config["SQLITE_SYNCHRONOUS"], budget)
     except Unusable as error:
