@@ -19,7 +19,8 @@
    - #stream (htmx's SSE extension): the game's changes as they happen. While it has said
      hello, the poll (#live, every 2 s) is not sent; a change this page already shows (its own
      tap's answer brought it) is not swapped again, nor one that comes while its tap is on its
-     way (the answer shows the game; anything newer is then asked for once).
+     way (the answer shows the game; anything newer is then asked for once). A stream silent
+     for 2.5 of its beats is opened again after one catch-up poll; a hidden tab holds none.
 
    No inline script anywhere (the CSP forbids it); this file is loaded with `defer`. */
 (function () {
@@ -948,12 +949,99 @@
   // The stream's first event, "hello", proves events reach this page (behind a proxy that
   // buffers, none does): only then does the poll stop; a broken stream starts it again until
   // the browser's reconnection is heard from (it says the last revision it had: nothing lost).
+  // The hello also says how often a "beat" comes: a stream silent for SILENT_BEATS beats (a
+  // proxy or network that holds the connection but passes nothing) is closed, the poll sent
+  // once to catch up, and the stream opened again. A hidden tab (a locked phone) holds no
+  // stream and sends no poll; shown again, it catches up with one poll and reopens the stream.
 
+  var SILENT_BEATS = 2.5;
   var streaming = false;
   var asking = false; // the poll is sent once, to catch up (see catchUp)
   var missed = 0; // the newest revision the stream brought while this page's tap was on its way
+  var source = null; // the stream's EventSource, once open
+  var beatMs = 20000; // as the stream's hello says
+  var watchdog = null;
+  var closed = null; // the #stream element taken out while the tab is hidden, to put back
+  var expecting = false; // a stream this page opened again, its hello not heard yet
+  var reopening = null; // the #stream element to put back once the catch-up poll has answered
 
-  function heard() { streaming = true; }
+  function heard(event) {
+    streaming = true;
+    expecting = false;
+    try {
+      var said = JSON.parse(event.data);
+      if (said && said.beat > 0) beatMs = said.beat * 1000;
+    } catch (e) { /* an older server's hello: the default interval */ }
+    alive();
+  }
+
+  // Anything the stream says is a sign of life: the watchdog starts again.
+  function alive() {
+    window.clearTimeout(watchdog);
+    watchdog = window.setTimeout(silent, SILENT_BEATS * beatMs);
+  }
+
+  function silent() {
+    if (!streaming) return; // broken and reconnecting: the poll already runs meanwhile
+    if (expecting) { expecting = false; streaming = false; return; } // reopened, not heard: poll
+    reopen(closeStream());
+  }
+
+  // Take the stream out of the page: its EventSource closed, its element kept to put back.
+  function closeStream() {
+    var element = document.getElementById("stream");
+    window.clearTimeout(watchdog);
+    streaming = false;
+    if (source) source.close();
+    source = null;
+    if (!element) return null;
+    element.parentNode.removeChild(element);
+    return element.cloneNode(false);
+  }
+
+  // Catch up with one poll, then open the stream again from the revision the page then shows
+  // (opened before the poll's answer, it would bring the same change again).
+  function reopen(element) {
+    if (!element || !window.htmx) return;
+    if (sending || flying > 0) {
+      missed = Math.max(missed, pageSeq() + 1); // asked for after the tap's answer
+      openStream(element);
+    } else {
+      reopening = element;
+      askOnce().then(reopened, reopened); // answered, or failed: the stream is the way back
+    }
+  }
+
+  function reopened() {
+    var element = reopening;
+    reopening = null;
+    if (!element) return;
+    if (document.hidden) closed = element;
+    else openStream(element);
+  }
+
+  function openStream(element) {
+    var game = document.getElementById("game");
+    if (!game || document.getElementById("stream")) return;
+    var url = new URL(element.getAttribute("sse-connect"), location.href);
+    url.searchParams.set("seq", String(pageSeq()));
+    element.setAttribute("sse-connect", url.pathname + url.search);
+    game.appendChild(element);
+    window.htmx.process(element);
+    // It worked on this page before: no poll meanwhile, unless its hello does not come.
+    streaming = expecting = true;
+    alive();
+  }
+
+  document.addEventListener("visibilitychange", function () {
+    if (document.hidden) {
+      closed = closeStream() || closed;
+    } else if (closed) {
+      var element = closed;
+      closed = null;
+      reopen(element);
+    }
+  });
 
   // The game was deleted on another phone: load it again, which says so (and how to undo it).
   function gone(event) {
@@ -961,26 +1049,41 @@
     window.location.reload();
   }
 
+  // The poll, sent once now; a promise settled when it has been answered.
+  function askOnce() {
+    var live = document.getElementById("live");
+    if (!live || !window.htmx) return Promise.resolve();
+    asking = true;
+    return window.htmx.ajax("GET", live.getAttribute("hx-get"), { source: live, swap: "none" });
+  }
+
   // While this page's own action is on its way, the stream's news waits: the action's answer
   // shows the game as it then stands. News still newer than that answer is asked for once.
   function catchUp() {
-    var live = document.getElementById("live");
     if (sending || flying > 0) return;
-    if (!(missed > pageSeq()) || !live || !window.htmx) { missed = 0; return; }
+    if (!(missed > pageSeq())) { missed = 0; return; }
     missed = 0;
-    asking = true;
-    window.htmx.ajax("GET", live.getAttribute("hx-get"), { source: live, swap: "none" });
+    askOnce();
   }
 
   document.addEventListener("htmx:sseOpen", function (event) {
-    event.detail.source.addEventListener("hello", heard); // the same listener once per source
-    event.detail.source.addEventListener("gone", gone);
+    var opened = event.detail.source;
+    if (opened === source) return; // the same listeners once per source
+    source = opened;
+    opened.addEventListener("hello", heard);
+    opened.addEventListener("beat", alive);
+    opened.addEventListener("change", alive);
+    opened.addEventListener("gone", gone);
   });
-  document.addEventListener("htmx:sseError", function () { streaming = false; });
-  document.addEventListener("htmx:sseClose", function () { streaming = false; });
-  document.addEventListener("htmx:beforeRequest", function (event) {
+  function broken() { streaming = expecting = false; window.clearTimeout(watchdog); }
+  document.addEventListener("htmx:sseError", broken);
+  document.addEventListener("htmx:sseClose", broken);
+  // Decided before htmx's hx-sync, so that a poll not sent never cancels one on its way (the
+  // catch-up poll, which "this:replace" would otherwise abort).
+  document.addEventListener("htmx:confirm", function (event) {
     if (!event.detail.elt || event.detail.elt.id !== "live") return;
-    if (streaming && !asking) event.preventDefault();
+    // Not while the stream is heard, the tab hidden, or the catch-up poll still on its way.
+    if ((streaming || document.hidden || reopening) && !asking) event.preventDefault();
     asking = false;
   });
   document.addEventListener("htmx:sseBeforeMessage", function (event) {

@@ -23,10 +23,10 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     used on its own without them."""
     from . import config, i18n
     from .config import StartupError
-    from .i18n import words
+    from .i18n import compiled, words
     from .store import Unusable, open_store
     from .ui import tiles
-    from .web import compress, errors, game, htmx, limits, security
+    from .web import compress, errors, game, htmx, limits, security, sharing
     from .web.pages import App
 
     instance = os.environ.get("ALLFIVES_INSTANCE")  # default: Flask's instance/ folder
@@ -42,6 +42,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         app.config.from_mapping(test_config)
     url = config.settle(app)
     budget = config.cache_bytes(app.config["CACHE_BYTES"])
+    app.config["STREAM_HEARTBEAT"] = config.heartbeat(app.config["STREAM_HEARTBEAT"])
     try:
         app.extensions["allfives_store"] = open_store(url, app.config["SQLITE_SYNCHRONOUS"], budget)
     except Unusable as error:
@@ -56,6 +57,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     limits.register(app)
     i18n.register(app)  # the reader's language, before any page is rendered
     words.register(app)  # engine messages printed by templates, in that language
+    compiled.register(app)  # and the templates' own sentences, compiled in per language
     game.register(app)  # the game named by the URL, read once per request
     htmx.register(app)
     # Globals rather than context: the tile macros are imported without the template's context.
@@ -71,5 +73,6 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     shell.register(app)  # the installable app: manifest, service worker, offline page
     errors.register(app)
     security.register(app)
+    sharing.register(app)  # a share link's QR code, an image of its own
     compress.register(app)
     return app

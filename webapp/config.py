@@ -34,6 +34,8 @@ def from_environment() -> dict[str, Any]:
         "SQLITE_SYNCHRONOUS": env("ALLFIVES_SQLITE_SYNCHRONOUS", "NORMAL"),
         # The bytes of replayed games kept in memory, per process (webapp/store/cache.py).
         "CACHE_BYTES": env("ALLFIVES_CACHE_BYTES", str(64 * 1024 * 1024)),
+        # Seconds between two heartbeats on a game screen's stream (README, "Live updates").
+        "STREAM_HEARTBEAT": env("ALLFIVES_STREAM_HEARTBEAT", "20"),
         "MAX_CONTENT_LENGTH": BODY_LIMIT,
         # Behind a reverse proxy (README, "On a public host"): the address players reach,
         # the Host names accepted without it, and how many proxies' X-Forwarded-* to trust.
@@ -78,6 +80,23 @@ def cache_bytes(value: object) -> int:
             f"ALLFIVES_CACHE_BYTES must be a whole number of bytes, such as 67108864, not {text!r}"
         )
     return int(text)
+
+
+def heartbeat(value: object) -> float:
+    """The seconds between two heartbeats from its setting; :class:`StartupError` if it is no
+    number of seconds from 0.05 to 60 (the server closes a connection quiet for 120 s, and
+    proxies often sooner)."""
+    text = str(value).strip()
+    try:
+        seconds = float(text)
+    except ValueError:
+        seconds = 0.0
+    if not 0.05 <= seconds <= 60:
+        raise StartupError(
+            f"ALLFIVES_STREAM_HEARTBEAT must be a number of seconds from 0.05 to 60, such as 20, "
+            f"not {text!r}"
+        )
+    return seconds
 
 
 def _instance_folder(app: Flask) -> Path:

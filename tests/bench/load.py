@@ -11,6 +11,14 @@ last answer: requests still queued when the tables stop asking are drained and c
 so is the time they took. It is printed against what the tables asked for (one action per
 table every 2 seconds), with the latencies and the server's CPU time per action.
 
+With ``--followers K`` each table also has K phones following its game by the stream (the
+playing phone among them, as on a real table: ``--followers 4`` is a table of four phones),
+opened before the tables start, each from one of many loopback addresses as phones would come
+(``allfives serve`` lets one address hold 100 connections); each play's delay is measured from
+its request until each follower has read it (its change, or a later one: a follower behind is
+sent the game as it then stands), p50 / p99 over every follower of every play, and a play no
+change brought a follower is counted as missed.
+
 Run it with ``python3 tests/bench/load.py --tables 100 300 1000 --seconds 30`` (``--quick``:
 100 and 1,000 tables for 10 seconds). The server runs with ``ALLFIVES_RATE_LIMITS=off``: the
 tables' games are made from one address. It is not a test: pytest only imports it.
@@ -24,6 +32,7 @@ import json
 import os
 import random
 import re
+import resource
 import socket
 import statistics
 import subprocess
@@ -76,6 +85,50 @@ class Table:
     latencies: list[float] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
     answered_at: float = 0.0  # when its last answer came
+    sent: dict[int, float] = field(default_factory=dict)  # the revision a play made: its request
+    heard: list[dict[int, float]] = field(default_factory=list)  # per follower: when each came
+
+
+PER_ADDRESS = 90  # connections per loopback address, under allfives serve's 100
+
+
+def source(number: int) -> str:
+    """The loopback address connection ``number`` comes from."""
+    return f"127.0.{1 + number // (PER_ADDRESS * 250)}.{2 + number // PER_ADDRESS % 250}"
+
+
+CHANGE = re.compile(rb"id: (\d+)\nevent: change")
+
+
+async def follow(
+    table: Table, host: str, port: int, local: str, opened: asyncio.Event, until: list[float]
+) -> None:
+    """One phone following ``table``'s game by its stream until ``until[0]`` (set once the
+    tables start): when it read each revision's change."""
+    heard: dict[int, float] = {}
+    table.heard.append(heard)
+    reader, writer = await asyncio.open_connection(host, port, local_addr=(local, 0))
+    try:
+        writer.write(
+            f"GET /g/{table.game_id}/stream?seq={table.seq} HTTP/1.1\r\nHost: {host}:{port}\r\n"
+            f"Cookie: language=en\r\n\r\n".encode()
+        )
+        tail = b""
+        while time.monotonic() < until[0]:
+            try:
+                chunk = await asyncio.wait_for(reader.read(65536), timeout=1.0)
+            except TimeoutError:
+                continue
+            if not chunk:
+                return
+            now = time.monotonic()
+            if not opened.is_set() and b"event: hello" in tail + chunk:
+                opened.set()
+            for found in CHANGE.finditer(tail + chunk):
+                heard.setdefault(int(found[1]), now)
+            tail = (tail + chunk)[-40:]
+    finally:
+        writer.close()
 
 
 async def request(
@@ -107,10 +160,17 @@ async def request(
 
 
 async def run_table(
-    table: Table, host: str, port: int, cookie: str, token: str, end: float, start_delay: float
+    table: Table,
+    host: str,
+    port: int,
+    cookie: str,
+    token: str,
+    end: float,
+    start_delay: float,
+    local: str,
 ) -> None:
     await asyncio.sleep(start_delay)
-    reader, writer = await asyncio.open_connection(host, port)
+    reader, writer = await asyncio.open_connection(host, port, local_addr=(local, 0))
     try:
         step = 0
         next_at = time.monotonic()
@@ -125,12 +185,13 @@ async def run_table(
             except (OSError, asyncio.IncompleteReadError, ValueError) as error:
                 table.errors.append(f"connection: {error!r}")
                 writer.close()
-                reader, writer = await asyncio.open_connection(host, port)
+                reader, writer = await asyncio.open_connection(host, port, local_addr=(local, 0))
                 status = 0
             table.answered_at = time.monotonic()
             table.latencies.append(table.answered_at - started)
             if status == 200:
                 table.seq += 1
+                table.sent[table.seq] = started
                 table.acknowledged += 1
                 step += 1
             elif status:
@@ -161,6 +222,12 @@ def server_cpu(pid: int) -> float:
     except (OSError, ValueError, IndexError):
         return 0.0
     return total
+
+
+def own_cpu() -> float:
+    """CPU seconds this load generator used so far."""
+    used = resource.getrusage(resource.RUSAGE_SELF)
+    return used.ru_utime + used.ru_stime
 
 
 def start_server(
@@ -197,7 +264,15 @@ def start_server(
     raise RuntimeError("server did not start")
 
 
-def run(count: int, seconds: float, port: int, threads: int, workers: int, db: str = "") -> None:
+def run(
+    count: int,
+    seconds: float,
+    port: int,
+    threads: int,
+    workers: int,
+    db: str = "",
+    followers: int = 0,
+) -> None:
     rng = random.Random(count)
     with tempfile.TemporaryDirectory() as folder:
         server = start_server(db or Path(folder) / "load.sqlite3", port, threads, workers)
@@ -217,19 +292,43 @@ def run(count: int, seconds: float, port: int, threads: int, workers: int, db: s
                     {"players": ["Ana", "Ben", "Cy", "Di"][:players], "rules": {"target": 10_000}},
                 )
                 tables.append(Table(json.loads(body)["id"], scripted_game(rng, players, actions)))
-            started = time.monotonic()
-            end = started + seconds
+            cpu_before = client_before = 0.0
+            started = end = 0.0
+            until = [float("inf")]  # when the followers stop reading
 
             async def everyone() -> None:
+                nonlocal cpu_before, client_before, started, end
+                phones: list[tuple[asyncio.Event, Any]] = []
+                for table in tables:
+                    for _ in range(followers):
+                        opened = asyncio.Event()
+                        local = source(len(phones) + count)
+                        phones.append(
+                            (opened, follow(table, "127.0.0.1", port, local, opened, until))
+                        )
+                tasks = []
+                for at in range(0, len(phones), 200):  # opened 200 at a time
+                    some = phones[at : at + 200]
+                    tasks += [asyncio.create_task(phone) for _, phone in some]
+                    await asyncio.wait_for(asyncio.gather(*(o.wait() for o, _ in some)), 60)
+                if phones:
+                    print(f"   {len(phones)} streams open, each said hello")
+                cpu_before, client_before = server_cpu(server.pid), own_cpu()
+                started = time.monotonic()
+                end = started + seconds
                 await asyncio.gather(
                     *(
-                        run_table(t, "127.0.0.1", port, cookie, token, end, PERIOD * i / count)
+                        run_table(
+                            t, "127.0.0.1", port, cookie, token, end, PERIOD * i / count, source(i)
+                        )
                         for i, t in enumerate(tables)
                     )
                 )
+                until[0] = time.monotonic() + 3  # the last answers' changes: 3 s more to come
+                await asyncio.gather(*tasks)
 
-            cpu_before = server_cpu(server.pid)
             asyncio.run(everyone())
+            client = own_cpu() - client_before
             drained = max(t.answered_at for t in tables) - started  # the last answer's time
             cpu = server_cpu(server.pid) - cpu_before
             lost = 0
@@ -253,14 +352,41 @@ def run(count: int, seconds: float, port: int, threads: int, workers: int, db: s
         f"{asked:.0f}/s asked, p50 {p50:6.1f} ms, p99 {p99:7.1f} ms, errors {len(errors)}, "
         f"tables whose stored log differs from what was acknowledged: {lost}"
     )
+    if followers:
+        delays, missed = [], 0
+        for table in tables:
+            for heard in table.heard:
+                # A follower behind is sent the game as it now stands: a play is seen with the
+                # first revision heard at or after it.
+                first = float("inf")
+                for seq in sorted(table.sent, reverse=True):
+                    first = min(first, heard.get(seq, first))
+                    if first == float("inf"):
+                        missed += 1
+                    else:
+                        delays.append(max(0.0, first - table.sent[seq]))
+        delays.sort()
+        d50 = statistics.median(delays) * 1e3 if delays else float("nan")
+        d99 = delays[max(0, int(len(delays) * 0.99) - 1)] * 1e3 if delays else float("nan")
+        print(
+            f"   {followers} followers a table: a play seen by each, from its request: p50 "
+            f"{d50:.0f} ms, p99 {d99:.0f} ms ({len(delays)} seen, {missed} missed)"
+        )
+        seen = (
+            f"| a play seen by the table's {followers} followers, {count:,} tables | p50 "
+            f"{_seconds(d50)}, p99 {_seconds(d99)}, {missed} missed | p99 < 1 s |"
+        )
     per_action = cpu / max(done, 1) * 1e3
     if cpu > 0:
-        print(f"   server CPU: {cpu:.1f} s, {per_action:.1f} ms per action")
+        print(f"   server CPU: {cpu:.1f} s, {per_action:.1f} ms per action; this load "
+              f"generator's own: {client:.1f} s (on the same cores)")  # fmt: skip
     ROWS.append(
         f"| {count:,} tables, a play each 2 s, {workers} workers | {served:.0f} actions/s of "
         f"{asked:.0f} asked, p50 {_seconds(p50)}, p99 {_seconds(p99)}, {len(errors)} errors, "
         f"{lost} lost | all served, p99 < 150 ms |"
     )
+    if followers:
+        ROWS.append(seen)
     if cpu > 0:
         ROWS.append(f"| server CPU per action, {count:,} tables | {per_action:.1f} ms | 2 ms |")
     if errors:
@@ -282,6 +408,7 @@ def main() -> None:
     parser.add_argument("--port", type=int, default=0, help="default: any free port")
     parser.add_argument("--threads", type=int, default=8)
     parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--followers", type=int, default=0, help="phones a table following it")
     parser.add_argument(
         "--db", default="", help="a SQLAlchemy URL (e.g. PostgreSQL); default: a new SQLite file"
     )
@@ -293,8 +420,12 @@ def main() -> None:
             probe.bind(("127.0.0.1", 0))
             args.port = probe.getsockname()[1]
     print(f"allfives serve --workers {args.workers} --threads {args.threads}")
+    if args.followers:
+        hard = resource.getrlimit(resource.RLIMIT_NOFILE)[1]
+        wanted = max(args.tables) * (args.followers + 1) + 1000
+        resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, wanted), hard))
     for count in args.tables:
-        run(count, args.seconds, args.port, args.threads, args.workers, args.db)
+        run(count, args.seconds, args.port, args.threads, args.workers, args.db, args.followers)
     print("\n| figure | measured | budget |\n| --- | --- | --- |")
     print("\n".join(ROWS))
 

@@ -144,7 +144,7 @@ def skeleton(page: str) -> str:
     (the sentences app.js says are data-say-* attributes)."""
     page = re.sub(r'<details class="language">.*?</details>', "", page, flags=re.S)
     page = re.sub(r"<title>.*?</title>", "", page, flags=re.S)
-    worded = r"lang|aria-label|title|placeholder|data-worker|data-say-[\w-]+"
+    worded = r"lang|aria-label|alt|title|placeholder|data-worker|data-say-[\w-]+"
     page = re.sub(rf'\s(?:{worded})="[^"]*"', "", page)
     return re.sub(r">[^<]*<", "><", page)
 

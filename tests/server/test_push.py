@@ -10,6 +10,7 @@ import socket
 import threading
 import time
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
@@ -144,5 +145,32 @@ def test_worker_processes_on_one_sqlite_file_hear_each_others_plays(
             mark = f"id: {seq + 1}\nevent: change".encode()
             took = max(wait(lambda s=s, m=mark: s.heard(m), 5) for s in streams)
             assert took < SECOND
+    finally:
+        server.stop()
+
+
+def test_a_quiet_stream_hears_a_beat_as_often_as_its_hello_says(
+    tmp_path: Path, streams: list[Stream]
+) -> None:
+    """Nobody plays: the stream still carries a ``beat`` event every ``STREAM_HEARTBEAT``
+    seconds (0.3 here), which a proxy sees as traffic and the page as a sign of life; its hello
+    said the interval, so the page knows how long a silence means the stream is lost."""
+    server = Server(
+        f"sqlite:///{tmp_path / 'beat.sqlite3'}", env={"ALLFIVES_STREAM_HEARTBEAT": "0.3"}
+    )
+    server.start()
+    try:
+        game = new_game(server)
+        streams.append(Stream(server, f"/g/{game}/stream?seq=1"))
+        stream = streams[0]
+        wait(lambda: stream.heard(b"event: hello"), 10)
+        assert b'data: {"seq":1,"beat":0.3}' in stream.data
+        opened = time.monotonic()
+        wait(lambda: stream.data.count(b"event: beat\n") >= 3, 5)
+        assert time.monotonic() - opened < 3 * 0.3 + 0.5
+        assert b"id: " not in stream.data.split(b"event: hello", 1)[1]  # a beat moves no revision
+
+        play(server, game, 1, "5-5")  # and a change still comes between the beats
+        wait(lambda: stream.heard(b"id: 2\nevent: change"), 5)
     finally:
         server.stop()

@@ -24,24 +24,31 @@ def test_a_served_process_compiles_every_template_before_its_first_request(app: 
     names = app.jinja_env.list_templates(extensions=["html"])
     assert "game/_regions.html" in names and "game/_work.html" in names
     _warm(app)
-    cache = app.jinja_env.cache
-    assert cache is not None
-    compiled = {key[1] for key in cache}  # keyed by (loader, name)
-    assert set(names) <= compiled
+    # Compiled once per language (web/pages.py): every one in the default language, as a
+    # request without a language of its own reads them, and the game screen's in each.
+    for language in app.config["LANGUAGES"]:
+        cache = app.jinja_env.languages[language].cache
+        assert cache is not None
+        compiled = {key[1] for key in cache}  # keyed by (loader, name)
+        if language == app.config["BABEL_DEFAULT_LOCALE"]:
+            assert set(names) <= compiled
+        assert {"game/game.html", "game/_regions.html", "game/_work.html"} <= compiled
 
 
 def test_the_warm_up_plays_and_polls_on_a_scratch_database_not_the_real_one(
     app: Flask, table: Table
 ) -> None:
     """Before its first request a process plays a game through the app (a page in every
-    language, an htmx play, polls, a play through the API), on a database of its own."""
+    language, each static file, an htmx play, polls, a play through the API), on a database of
+    its own."""
     from webapp.serve.warm import warm
 
     table.create("Ana", "Ben")
     store = app.extensions["allfives_store"]
     before = store.revision(table.game_id)
     statuses = warm(app)
-    assert len(statuses) == 7 + len(app.config["LANGUAGES"])
+    files = len(list(Path(str(app.static_folder)).iterdir()))
+    assert len(statuses) == 7 + len(app.config["LANGUAGES"]) + files
     assert set(statuses) <= {200, 201}, statuses
     assert app.extensions["allfives_store"] is store  # the real one again, and untouched
     assert store.revision(table.game_id) == before

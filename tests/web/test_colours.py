@@ -7,15 +7,20 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-APP_CSS = Path(__file__).resolve().parent.parent.parent / "static" / "app.css"
+STATIC = Path(__file__).resolve().parent.parent.parent / "static"
+APP_CSS = STATIC / "app.css"
+PAGES_CSS = STATIC / "pages.css"  # the other pages' rules: colours from app.css's palette too
 COLOUR = re.compile(r"#[0-9a-fA-F]{3,8}\b")
 
 
 def declarations() -> list[tuple[str, str, str, int]]:
-    """Every declaration of app.css: (the selectors and at-rules around it, property, value,
-    line), comments dropped."""
+    """Every declaration of the stylesheets: (the selectors and at-rules around it, property,
+    value, line), comments dropped."""
     css = re.sub(
-        r"/\*.*?\*/", lambda m: "\n" * m.group().count("\n"), APP_CSS.read_text(), flags=re.S
+        r"/\*.*?\*/",
+        lambda m: "\n" * m.group().count("\n"),
+        APP_CSS.read_text() + PAGES_CSS.read_text(),
+        flags=re.S,
     )
     found, stack, text, line = [], [], "", 1
     for char in css:

@@ -4,15 +4,19 @@ a part of a file, a file checked again with its ETag, the service worker, a play
 from __future__ import annotations
 
 import gzip
+import re
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 import rcssmin
 import rjsmin
+import zopfli.gzip
+from flask import Flask
 from flask.testing import FlaskClient
 
-from tests.tables import CSRF_TOKEN, HX, Table
+from tests.tables import CSRF_TOKEN, HX, Table, device
+from webapp.web.compress import PACKED, _static_gzip
 
 GZIP = {"Accept-Encoding": "gzip, deflate, br"}
 STATIC = Path(__file__).parents[2] / "static"
@@ -105,3 +109,43 @@ def test_an_answer_that_fits_in_a_packet_is_sent_as_it_is(table: Table) -> None:
     assert "Accept-Encoding" in small.vary  # another phone may get it gzip
     big = table.page(headers=GZIP)  # the game screen, well over a packet
     assert big.headers["Content-Encoding"] == "gzip"
+
+
+def test_a_static_file_is_packed_smaller_than_gzips_highest_level(client: FlaskClient) -> None:
+    """Zopfli, once per process: the bytes a phone waits for on its first load."""
+    _, _, body = body_of(client, "/static/htmx-2.0.11.min.js", **GZIP)
+    source = (STATIC / "htmx-2.0.11.min.js").read_bytes()
+    assert gzip.decompress(body) == source
+    assert len(body) < 0.98 * len(gzip.compress(source, compresslevel=9))
+
+
+def test_a_restarted_server_reads_its_packed_files_instead_of_packing_them_again(
+    make_app: Callable[..., Flask], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Packing costs most of a second of CPU: a worker replaced or a server restarted reads
+    what an earlier process packed (the instance folder's packed/) and sends the same bytes."""
+    monkeypatch.setenv("ALLFIVES_INSTANCE", str(tmp_path))
+    _static_gzip.cache_clear()
+    first = body_of(device(make_app()), "/static/app.js", **GZIP)[2]
+    assert list((tmp_path / PACKED).glob("*.gz")), "nothing kept for the next process"
+
+    _static_gzip.cache_clear()  # a new process: nothing in memory
+    monkeypatch.setattr(zopfli.gzip, "compress", _never)
+    again = body_of(device(make_app()), "/static/app.js", **GZIP)[2]
+    assert again == first
+    _static_gzip.cache_clear()
+
+
+def _never(*args: object, **kwargs: object) -> bytes:
+    raise AssertionError("packed again")
+
+
+def test_the_game_screen_loads_only_its_own_stylesheet(playing: Table) -> None:
+    """The other pages' rules (pages.css) are not part of the game screen's first load; every
+    other page loads them after app.css."""
+    sheets = re.compile(r'<link rel="stylesheet" href="/static/([^"?]+)')
+    game = playing.page().get_data(as_text=True)
+    assert sheets.findall(game) == ["app.css"]
+    for page in ("/", "/rules", f"{playing.url}/check", f"{playing.url}/more"):
+        html = playing.client.get(page).get_data(as_text=True)
+        assert sheets.findall(html) == ["app.css", "pages.css"], page

@@ -23,8 +23,29 @@ def test_the_game_screen_shares_both_links_with_qr_codes(playing: Table) -> None
     html = page.get_data(as_text=True)
     assert f"/g/{playing.game_id}" in html
     assert f"/v/{view_id(playing)}" in html
-    assert html.count("<svg viewBox") >= 2 and 'class="segno"' in html
     assert "Players' link" in text(page) and "Watch link" in text(page)
+    # Each QR code is an image fetched when the share panel opens, of the link shown beside it.
+    images = re.findall(r'<img class="qr" src="([^"]+)" alt="QR code: ([^"]+)"[^>]*>', html)
+    assert [alt for _, alt in images] == ["Players&#39; link", "Watch link"]
+    assert html.count('loading="lazy"') >= 2
+    for src, path in zip(
+        (src.replace("&amp;", "&") for src, _ in images),
+        (f"/g/{playing.game_id}", f"/v/{view_id(playing)}"),
+        strict=True,
+    ):
+        assert src == f"/qr.svg?path={path}"
+        image = playing.client.get(src)
+        assert image.status_code == 200 and image.mimetype == "image/svg+xml"
+        assert image.get_data().startswith(b'<svg xmlns="http://www.w3.org/2000/svg"')
+        assert b'class="qrline"' in image.get_data()
+
+
+def test_a_qr_code_is_drawn_only_for_a_page_of_this_site(client: FlaskClient) -> None:
+    for path in ("//elsewhere.example/g/x", "https://elsewhere.example/", "g/x", "/g/\x01"):
+        assert client.get("/qr.svg", query_string={"path": path}).status_code == 404
+    one, other = (client.get("/qr.svg", query_string={"path": p}) for p in ("/g/a", "/g/b"))
+    assert one.status_code == other.status_code == 200
+    assert one.get_data() != other.get_data()  # each the code of its own link
 
 
 def test_the_view_link_shows_the_live_game_and_nothing_to_change(playing: Table) -> None:

@@ -15,7 +15,9 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
+from tests.conftest import AppMaker
 from tests.tables import CSRF_TOKEN, Table, device
+from webapp.config import StartupError
 from webapp.web.followers import BEAT, Followers, event, opening
 
 EVENT = re.compile(r"id: (\d+)\nevent: (\w+)\n((?:data: .*\n)+)\n")
@@ -76,7 +78,8 @@ def playing(table: Table) -> None:
 
 def test_an_event_is_the_revision_and_the_html_line_by_line() -> None:
     assert event(7, "<p>\n<b>5</b>") == b"id: 7\nevent: change\ndata: <p>\ndata: <b>5</b>\n\n"
-    assert opening(3).startswith(b"retry: 3000\nid: 3\nevent: hello\ndata: 3\n\n")
+    hello = b'retry: 3000\nid: 3\nevent: hello\ndata: {"seq":3,"beat":20.0}\n\n'
+    assert opening(3, 20.0) == hello
 
 
 def test_a_play_reaches_every_follower_once_rendered_for_each_look(
@@ -164,7 +167,8 @@ def test_a_follower_that_left_is_dropped_at_the_next_heartbeat(
     stream.reader.join(timeout=5)
     hub._beat()
     assert len(hub) == 0
-    assert BEAT.startswith(b":")  # a comment line: no event in the page
+    assert BEAT.startswith(b"event: beat\n")  # an event the page hears, without an id
+    assert b"id:" not in BEAT
 
 
 def test_a_game_deleted_tells_its_screens_to_look_again_and_ends_their_streams(
@@ -181,3 +185,30 @@ def test_a_game_deleted_tells_its_screens_to_look_again_and_ends_their_streams(
     stream.reader.join(timeout=5)
     assert not stream.reader.is_alive()  # the server ended the stream
     assert len(followers(app)) == 0
+
+
+@pytest.mark.parametrize("value", ["often", "0", "-1", "600"])
+def test_a_heartbeat_that_is_no_usable_interval_stops_the_start_with_a_sentence(
+    make_app: AppMaker, value: str
+) -> None:
+    """A beat of 0 would flood every stream; one over a minute outlives the server's own idle
+    timeout (120 s) and many proxies'."""
+    with pytest.raises(StartupError, match="ALLFIVES_STREAM_HEARTBEAT must be a number"):
+        make_app(STREAM_HEARTBEAT=value)
+
+
+def test_the_hello_says_the_apps_heartbeat_and_a_beat_follows(
+    make_app: AppMaker, streams: list[Stream]
+) -> None:
+    app = make_app(STREAM_HEARTBEAT=0.2)
+    table = Table(app, device(app))
+    playing(table)
+    streams.append(Stream(table.client, f"{table.url}/stream?seq={table.seq}"))
+    stream = streams[0]
+    try:
+        stream.wait(lambda: "event: beat\n" in stream.read, 3)
+        hello = [data for _, name, data in stream.events() if name == "hello"]
+        assert hello == ['{"seq":1,"beat":0.2}\n']
+    finally:
+        for each in [f for game in followers(app).games.values() for f in game]:
+            each.sink.close()

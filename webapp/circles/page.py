@@ -195,4 +195,4 @@ def share_links(circle: CircleRow) -> tuple[ShareLink, ...]:
             public_url("circles.watch", circle_view=circle.view_id),
         ),
     )
-    return tuple(share_link(circle.id, *link) for link in links)
+    return tuple(share_link(*link) for link in links)

@@ -16,7 +16,8 @@ compared as frozen dataclasses.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields
+from operator import attrgetter
 
 from ..ui.picker import PickerTile
 from .regions import Controls, Picker, Scores, Screen, Side
@@ -68,12 +69,12 @@ def changed(before: Shown, after: Screen) -> Delta:
             prompt = old.prompt != new.prompt
     else:
         regions.append("work")
-    was, now = _controls(before.controls), _controls(after.controls)
+    was, now = before.controls, after.controls
     undo = False
     if was is None or now is None:
         if was != now:
             regions.append("controls")
-    elif replace(was, can_undo=True, undo_text="") != replace(now, can_undo=True, undo_text=""):
+    elif _controls(was) != _controls(now):
         regions.append("controls")
     else:
         undo = (was.can_undo, was.undo_text) != (now.can_undo, now.undo_text)
@@ -96,7 +97,13 @@ def _sides(before: Scores, after: Scores) -> tuple[tuple[int, Side], ...] | None
     )
 
 
-def _controls(controls: Controls | None) -> Controls | None:
-    """The controls as compared: the clock's minutes left are drawn once, then counted down
-    by the phone itself, so they are no change."""
-    return None if controls is None else replace(controls, clock_left="")
+# The controls as compared for the whole region: Undo apart (sent alone when only it changed),
+# and the clock's minutes left, drawn once and then counted down by the phone itself, are no
+# change.
+_controls = attrgetter(
+    *(
+        field.name
+        for field in fields(Controls)
+        if field.name not in ("can_undo", "undo_text", "clock_left")
+    )
+)

@@ -237,4 +237,4 @@ def share_links(table: Table) -> tuple[ShareLink, ...]:
             public_url("game.screen", view_id=snapshot.view_id),
         ),
     )
-    return tuple(share_link(snapshot.id, *link) for link in links)
+    return tuple(share_link(*link) for link in links)

@@ -90,12 +90,13 @@ def shown(
     snapshot: Snapshot, viewer: bool, picker_shown: bool, clock_ends: datetime | None = None
 ) -> Shown:
     """The regions of the game as a phone showed it that an answer compares (``delta.py``):
-    the picker only if the phone tapped on it (``picker_shown``)."""
+    the picker only if the phone tapped on it (``picker_shown``), the scores without their
+    sentences (said from the sides compared)."""
     state = snapshot.state
     coaching = snapshot.coaching or snapshot.learning
     playing = state.status is Status.PLAYING and not viewer
     return Shown(
-        scores=scores(state),
+        scores=scores(state, said=False),
         controls=None if viewer else controls(state, clock_ends),
         picker=picker(state, coaching) if picker_shown and playing else None,
     )
@@ -113,7 +114,9 @@ def next_step(state: GameState, viewer: bool) -> str:
     return say(state.next_step())
 
 
-def scores(state: GameState) -> Scores:
+def scores(state: GameState, said: bool = True) -> Scores:
+    """The scores region; ``said``: with its sentences, read aloud (not needed by an answer's
+    comparison, ``shown``: they follow from the sides)."""
     options = state.options
     hand = state.hand
     turn = state.turn
@@ -134,6 +137,8 @@ def scores(state: GameState) -> Scores:
             )
         )
     show_held = hand is not None and state.status in (Status.PLAYING, Status.HAND_OVER)
+    if not said:
+        return Scores(tuple(sides), options.goal, show_held)
     return Scores(tuple(sides), options.goal, show_held, *scores_said(state))
 
 
@@ -346,7 +351,7 @@ def over(state: GameState, circle: InCircle | None = None) -> Over:
     hand = state.hand
     return Over(
         winner=named,
-        sides=scores(state).sides,
+        sides=scores(state, said=False).sides,
         side_names=tuple(options.side_name(side) for side in range(options.side_count)),
         hands=tuple(
             HandRow(

@@ -45,11 +45,11 @@ def stream(table: Table) -> ResponseReturnValue:
         sink = hold()
         follower = followers.follow(look, sink, since, now, token)
         sink.on_gone = lambda: followers.leave(follower)
-        body = iter([opening(now)])
+        body = iter([opening(now, followers.beat)])
     else:  # any other server: a generator waits for the changes
         queued = Queued()
         follower = followers.follow(look, queued, since, now, token)
-        body = queued.body(opening(now), lambda: followers.leave(follower))
+        body = queued.body(opening(now, followers.beat), lambda: followers.leave(follower))
     response = current_app.response_class(body, mimetype="text/event-stream")
     response.headers["Cache-Control"] = "no-cache, no-store"
     response.headers["X-Accel-Buffering"] = "no"  # nginx: pass each event on at once

@@ -23,11 +23,13 @@ FELT = "#17432f"
 PAPER = "#f3f0e8"
 SHELL_FILES = (
     "app.css",
+    "pages.css",
     "app.js",
     "theme.js",
     "htmx-2.0.11.min.js",
     "htmx-ext-sse-2.2.4.min.js",
     "icon-192.png",
+    "icon.svg",
 )
 
 

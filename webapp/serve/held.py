@@ -15,7 +15,9 @@ Measured with 4,000 open streams on the 2-core development machine: README, "Liv
 
 from __future__ import annotations
 
+import socket
 import threading
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -26,10 +28,16 @@ from ..web.followers import HOLD
 
 #: Bytes a follower may have waiting unsent before it is dropped (it reconnects and catches up).
 BACKLOG = 512 * 1024
+SENDMSG = hasattr(socket.socket, "sendmsg")  # not on Windows: there every chunk is buffered
 
 
 class HeldSink:
-    """A follower's connection, written to from any thread as chunks of its response."""
+    """A follower's connection, written to from any thread as chunks of its response.
+
+    A chunk goes to the socket at once, from the writing thread, by one ``sendmsg`` of its
+    parts as they are (the chunk's size line, the event's pieces, its end): nothing is joined
+    or copied when the socket takes it all, as it does for a follower that keeps up. Only
+    what it did not take is copied, into waitress's buffer, which its loop then sends."""
 
     def __init__(self, channel: HeldChannel) -> None:
         self.channel = channel
@@ -39,31 +47,48 @@ class HeldSink:
         self.gone = False
         self.on_gone: Callable[[], None] = lambda: None
 
-    def send(self, data: bytes) -> bool:
-        chunk = b"%X\r\n%s\r\n" % (len(data), data)
+    def send(self, *parts: bytes) -> bool:
+        size = 0
+        for part in parts:
+            size += len(part)
+        chunk = (b"%X\r\n" % size, *parts, b"\r\n")
         with self.lock:
             if self.gone or not self.channel.connected:
                 self.gone = True
                 return False
             if not self.armed:
-                self.early.append(chunk)
+                self.early.append(b"".join(chunk))
                 return True
             if self.channel.total_outbufs_len > BACKLOG:
-                self._close()
+                self._close()  # a follower this far behind reconnects and is caught up
                 return False
             try:
-                self.channel.write_soon(chunk)
-                # Sent from this thread at once (the loop flushes held channels under the same
-                # lock); the loop is woken only for what the socket did not take.
+                # The loop flushes held channels under the same lock (``handle_write``).
                 with self.channel.outbuf_lock:
-                    self.channel._flush_some(do_close=False)
-                left = self.channel.total_outbufs_len
+                    left = self._write(chunk)
             except (ClientDisconnected, OSError):
                 self._close()
                 left = 1
-        if left:
+        if left:  # the loop sends the rest when the socket takes it (or closes the connection)
             self.channel.server.pull_trigger()
         return not self.gone
+
+    def _write(self, chunk: tuple[bytes, ...]) -> int:
+        """Write ``chunk`` after what waits in the buffer: straight to the socket when nothing
+        waits, the rest into the buffer. Returns how many bytes the buffer now holds."""
+        channel = self.channel
+        sent = 0
+        if not channel.total_outbufs_len and SENDMSG:
+            try:
+                sent = channel.socket.sendmsg(chunk)
+            except (BlockingIOError, InterruptedError):
+                sent = 0
+            if sent:  # what keeps waitress from closing the connection as idle
+                channel.last_activity = time.time()
+        rest = _after(chunk, sent)
+        if rest:
+            channel.write_soon(rest)
+        return int(channel.total_outbufs_len)
 
     def arm(self) -> None:
         """The response's headers and first bytes are written: what waited follows them."""
@@ -87,6 +112,15 @@ class HeldSink:
         ``send`` takes inside ``self.lock``: so not taking it here)."""
         self.gone = True
         self.on_gone()
+
+
+def _after(parts: tuple[bytes, ...], sent: int) -> bytes:
+    """The bytes of ``parts`` after the first ``sent``."""
+    for at, part in enumerate(parts):
+        if sent < len(part):
+            return part[sent:] + b"".join(parts[at + 1 :])
+        sent -= len(part)
+    return b""
 
 
 class HeldTask(WSGITask):  # type: ignore[misc]

@@ -1,8 +1,9 @@
 """A new server process warmed before its first request: every template compiled, then a game
-played on a scratch database through the app itself (a page in each language, a play as a
-phone's htmx sends it, one through the JSON API, a poll that finds nothing changed and one that
-finds the play), so that the first phone served does not wait for what is done once per
-process: compiling templates, loading catalogs and locale data, the first use of each statement.
+played on a scratch database through the app itself (a page in each language, the static files
+it loads, a play as a phone's htmx sends it, one through the JSON API, a poll that finds nothing
+changed and one that finds the play), so that the first phone served does not wait for what is
+done once per process: compiling templates and static files, loading catalogs and locale data,
+the first use of each statement.
 
 The real database is not touched: the app's store is swapped for one on a temporary file for
 the while, and the requests come from a documentation address (192.0.2.1), counted by no real
@@ -32,9 +33,13 @@ HX = {**SAME_SITE, "HX-Request": "true"}
 
 def warm(app: Flask) -> list[int]:
     """Compile every template, then play on a scratch database; the statuses answered (each
-    200 or 201 when all went well: a warm-up that fails only leaves the process colder)."""
-    for name in app.jinja_env.list_templates(extensions=["html"]):
-        app.jinja_env.get_template(name)
+    200 or 201 when all went well: a warm-up that fails only leaves the process colder).
+    Templates are compiled once per language (``web/pages.py``): every one here in the default
+    language, as a request without a language of its own reads them; the game screen's in
+    each language by its page, below."""
+    with app.test_request_context(headers={"Host": _host(app)}):
+        for name in app.jinja_env.list_templates(extensions=["html"]):
+            app.jinja_env.get_template(name)
     real = app.extensions[STORE]
     with tempfile.TemporaryDirectory(prefix="allfives-warm-") as folder:
         scratch = open_store(
@@ -62,6 +67,8 @@ def _play(app: Flask) -> list[int]:
     statuses.append(client.post(f"/api/games/{game}/actions", json=start).status_code)
     for language in app.config["LANGUAGES"]:
         statuses.append(_get(client, f"/g/{game}", {**SAME_SITE, "Accept-Language": language}))
+    for path in sorted(Path(str(app.static_folder)).iterdir()):  # each packed once per process
+        statuses.append(_get(client, f"/static/{path.name}", SAME_SITE))  # (web/compress.py)
     play = {"seq": "1", "tile": "5-5", "hints": "0"}
     statuses.append(client.post(f"/g/{game}/play", data=play, headers=HX).status_code)
     statuses.append(_get(client, f"/g/{game}/poll?seq=2", HX))  # nothing changed
@@ -74,7 +81,8 @@ def _play(app: Flask) -> list[int]:
 
 
 def _get(client: FlaskClient, path: str, headers: dict[str, str]) -> int:
-    return client.get(path, headers=headers).status_code
+    with client.get(path, headers=headers) as response:  # a static file's: closed when read
+        return response.status_code
 
 
 def _host(app: Flask) -> str:

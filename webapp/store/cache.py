@@ -40,7 +40,6 @@ class Part(enum.StrEnum):
     SETTLED = "settled"  # the settled prefix of the log as of each action in effect
     AUDITS = "audits"  # the settled hands' audits (store.history.Audits)
     OLDER_HANDS = "older-hands"  # the game log's older hands, drawn (per link and language)
-    QR = "qr"  # a share link's QR code (per link)
     STARTS = "starts"  # where each hand starts in the log (store.hands), per revision
     HAND = "hand"  # one hand replayed from its start's snapshot (per start and end)
     CLOCK = "clock"  # R30: when the game's clock started (the first hand's lead in effect)
@@ -104,7 +103,7 @@ class GameCache:
     ) -> Made:
         """The game's ``piece`` as worked out at ``revision``: kept, or made now and kept.
         ``piece`` is a :class:`Part`, or a tuple starting with one and naming its variant
-        (``(Part.QR, url)``)."""
+        (``(Part.OLDER_HANDS, link, language)``)."""
         found = self.at(game_id, piece, revision)
         if found is None:
             found = self._make_once((game_id, piece, revision), make)

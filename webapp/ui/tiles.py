@@ -110,9 +110,14 @@ def tile_use(name: str) -> Markup:
     )
 
 
-def qr_svg(text: str) -> Markup:
-    """A QR code of ``text`` as inline SVG (no script, no style attribute)."""
+def qr_svg(text: str) -> bytes:
+    """A QR code of ``text`` as an SVG image of its own (no script, no style attribute)."""
+    import io
+
     import segno
 
-    code = segno.make(text, error="m")
-    return Markup(code.svg_inline(scale=4, dark="#17432f", border=2, omitsize=True))
+    image = io.BytesIO()
+    segno.make(text, error="m").save(
+        image, kind="svg", scale=4, dark="#17432f", border=2, xmldecl=False, omitsize=True
+    )
+    return image.getvalue()

@@ -11,14 +11,22 @@ form token is put in place of the shared one. Nothing here holds a thread per fo
 sink holds its connection is the server's business (:mod:`webapp.serve.held` with waitress;
 :class:`Queued`, a thread or greenlet per stream, with any other WSGI server).
 
-Every ``HEARTBEAT`` seconds each follower gets a comment line, so that proxies and servers do
-not close a quiet stream, and a follower whose connection died is found and dropped. An event's
-id is the game's revision: a phone that reconnects says the last one it had
-(``Last-Event-ID``), and is sent the game as it is now if it moved meanwhile.
+Every ``STREAM_HEARTBEAT`` seconds (the app's setting, 20 by default) each follower gets a
+``beat`` event: proxies and servers do not close a quiet stream, a follower whose connection
+died is found and dropped, and the page, told the interval by the stream's hello, notices a
+stream that went silent (a proxy or a network that holds the connection but passes nothing) and
+opens another. An event's id is the game's revision: a phone that reconnects says the last one
+it had (``Last-Event-ID``), and is sent the game as it is now if it moved meanwhile.
+
+An event is written as parts (``Sink.send(*parts)``): the rendered event cut once at the shared
+form token, with each follower's own token between the pieces, so that no follower's bytes are
+copied or formatted on their own (:mod:`webapp.serve.held` hands the parts to the socket as
+they are).
 """
 
 from __future__ import annotations
 
+import json
 import logging
 import queue
 import threading
@@ -37,9 +45,11 @@ from .security import signed
 #: The environ key of the callable that takes a stream's connection over, when the server can
 #: hold it without a thread (``webapp.serve.held``); absent under other servers.
 HOLD = "allfives.hold"
-HEARTBEAT = 20.0  # seconds between two comment lines on a quiet stream
+HEARTBEAT = 20.0  # seconds between two beats on a quiet stream, unless the app says otherwise
 RETRY_MS = 3000  # how soon a browser reconnects a stream that broke
-BEAT = b": beat\n\n"
+#: A heartbeat: an event the page hears (a comment line would be invisible to it), with no id,
+#: so that the revision a reconnecting page says stays the last change it had.
+BEAT = b"event: beat\ndata: -\n\n"
 #: The nonce of the form token a change is rendered with, replaced by each follower's own.
 MARK_NONCE = "followers-own-token"
 log = logging.getLogger(__name__)
@@ -48,7 +58,9 @@ log = logging.getLogger(__name__)
 class Sink(Protocol):
     """Where a follower's bytes go: ``send`` says False once the follower is gone."""
 
-    def send(self, data: bytes) -> bool: ...
+    def send(self, *parts: bytes) -> bool:
+        """Write the bytes ``parts`` make together, as one piece of the stream."""
+        ...
 
     def close(self) -> None: ...
 
@@ -70,7 +82,7 @@ class Follower:
     look: Look
     sink: Sink
     seq: int  # the revision its page shows
-    token: str  # its form token, in place of TOKEN_MARK
+    token: bytes  # its form token, in place of the shared one (``Followers.mark``)
 
 
 #: Renders the game screen's regions as ``look`` shows them now: ``(revision, html)``.
@@ -83,10 +95,22 @@ def event(seq: int, html: str, name: str = "change") -> bytes:
     return f"id: {seq}\nevent: {name}\n{lines}\n".encode()
 
 
-def opening(seq: int) -> bytes:
+def opening(seq: int, beat: float = HEARTBEAT) -> bytes:
     """What a stream starts with: how soon to reconnect, and a first event saying it works
-    (behind a proxy that buffers it never arrives, and the page keeps polling)."""
-    return f"retry: {RETRY_MS}\n".encode() + event(seq, str(seq), "hello")
+    (behind a proxy that buffers it never arrives, and the page keeps polling) and how often
+    a beat comes (a page that hears nothing for longer opens the stream again)."""
+    hello = json.dumps({"seq": seq, "beat": beat}, separators=(",", ":"))
+    return f"retry: {RETRY_MS}\n".encode() + event(seq, hello, "hello")
+
+
+def parts_for(pieces: list[bytes], token: bytes) -> list[bytes]:
+    """An event cut at the shared form token (``pieces``), with ``token`` put between them."""
+    if len(pieces) == 1:
+        return pieces
+    parts = [pieces[0]]
+    for piece in pieces[1:]:
+        parts += (token, piece)
+    return parts
 
 
 class Followers:
@@ -102,6 +126,7 @@ class Followers:
         self.thread: threading.Thread | None = None
         self.renders = 0  # looks rendered, for tests and benchmarks
         self.mark = signed(MARK_NONCE, app.secret_key)  # a token this server issued
+        self.beat = float(app.config.get("STREAM_HEARTBEAT", HEARTBEAT))
 
     def __len__(self) -> int:
         with self.lock:
@@ -110,7 +135,7 @@ class Followers:
     def follow(self, look: Look, sink: Sink, seq: int, now: int, token: str) -> Follower:
         """Start writing ``look``'s changes to ``sink``, whose page shows revision ``seq``; the
         game is at ``now``, so a page behind it is caught up at once."""
-        follower = Follower(look, sink, seq, token)
+        follower = Follower(look, sink, seq, token.encode())
         with self.lock:
             self.games[look.game_id].add(follower)
             if self.thread is None or not self.thread.is_alive():
@@ -141,13 +166,13 @@ class Followers:
     # --- the writing thread ----------------------------------------------------------------
 
     def _run(self) -> None:
-        beat_at = time.monotonic() + HEARTBEAT
+        beat_at = time.monotonic() + self.beat
         while True:
             try:
                 game_id, seq = self.changes.get(timeout=max(0.0, beat_at - time.monotonic()))
             except queue.Empty:
                 self._beat()
-                beat_at = time.monotonic() + HEARTBEAT
+                beat_at = time.monotonic() + self.beat
                 continue
             try:
                 self._push(game_id, seq)
@@ -172,13 +197,12 @@ class Followers:
         for look, followers in looks.items():
             now, html = self.render(look)
             self.renders += 1
-            data = event(now, html)
+            pieces = event(now, html).split(mark)  # once per look, not once per follower
             for follower in followers:
                 if follower.seq >= now:
                     continue
                 follower.seq = now
-                own = data.replace(mark, follower.token.encode())
-                if not follower.sink.send(own):
+                if not follower.sink.send(*parts_for(pieces, follower.token)):
                     self.leave(follower)
 
     def _beat(self) -> None:
@@ -197,9 +221,9 @@ class Queued:
     waiting: queue.SimpleQueue[bytes | None] = field(default_factory=queue.SimpleQueue)
     gone: bool = False
 
-    def send(self, data: bytes) -> bool:
+    def send(self, *parts: bytes) -> bool:
         if not self.gone:
-            self.waiting.put(data)
+            self.waiting.put(b"".join(parts))
         return not self.gone
 
     def close(self) -> None:
