@@ -672,9 +672,10 @@
 
   // --- what is said: the live region's verbosity, speech, on demand ---------------------------
   // This phone's ⚙ sets how much the live region says after a play: "full" (all of the notice:
-  // tile, points, who is next, the scores) or "short" (what [data-long] does not mark: the
-  // points, a refusal and its reason). The marked parts are hidden from the ear before the
-  // notice is swapped in, so a screen reader never hears them. "Speak results" says the same
+  // the play and its sum, who is next, the scores) or "short" (what [data-long] does not mark,
+  // and [data-short], said only then: the points, the tile and its end, who is next; a refusal
+  // and its reason). The parts not said are hidden from the ear before the notice is swapped
+  // in, so a screen reader never hears them. "Speak results" says the same
   // aloud with the browser's speech synthesis, in the page's language, when the phone has a
   // voice for it; when it has none nothing is said (another language's voice would garble the
   // words) and the ⚙ panel says so.
@@ -685,8 +686,9 @@
   function shortly() { return load(VERBOSITY_KEY, "full") === "short"; }
 
   function hideLong(root) {
-    root.querySelectorAll("[data-long]").forEach(function (el) {
-      if (shortly()) el.setAttribute("aria-hidden", "true");
+    var short = shortly();
+    root.querySelectorAll("[data-long], [data-short]").forEach(function (el) {
+      if (short === el.hasAttribute("data-long")) el.setAttribute("aria-hidden", "true");
       else el.removeAttribute("aria-hidden");
     });
   }

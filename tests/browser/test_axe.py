@@ -56,12 +56,17 @@ def pages(api: HttpApi) -> dict[str, str]:
     )["id"]
     api.act(in_circle, "start_hand", starter="Ana")
     api.act(in_circle, "play", tile="3-2")
+    block = api.new_game(["Ana", "Ben"], draw="never")  # a house rule: nobody draws (R27)
+    api.act(block, "start_hand", starter="Ana")
+    api.act(block, "play", tile="6-6")
     return {
         "home": "/",
         "new game": "/new",
         "game mid-hand": f"/g/{playing}",
         "end choice": f"/g/{playing}?choose=5-2",
         "settlement": f"/g/{settling}",
+        "settlement with its preview": f"/g/{settling}?look=preview",
+        "block game (nobody draws)": f"/g/{block}",
         "game over": f"/g/{over}",
         "rules": "/rules",
         "replay": f"/g/{playing}/replay",
@@ -89,7 +94,7 @@ def pages(api: HttpApi) -> dict[str, str]:
 
 def prepare(page: Any, path: str) -> None:
     """What a page shows only once tapped: More open (with its keys and the phone's settings),
-    a refusal (1-0 fits none of the open ends, R5)."""
+    a refusal (1-0 fits none of the open ends, R5), a settlement's preview of the scores."""
     if path.endswith("look=more"):
         page.locator("#more > summary").click()
         page.locator("#keys > summary").click()
@@ -98,6 +103,10 @@ def prepare(page: Any, path: str) -> None:
         with page.expect_response(lambda answer: answer.url.endswith("/play")):
             page.get_by_role("button", name="1-0", exact=True).click()
         page.get_by_role("status").get_by_text("Not allowed").wait_for()
+    elif path.endswith("look=preview"):
+        with page.expect_response(lambda answer: "/settle" in answer.url):
+            page.get_by_role("spinbutton").fill("5")
+        page.locator("#settle-preview table").wait_for()
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])

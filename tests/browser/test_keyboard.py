@@ -288,8 +288,9 @@ def test_results_are_spoken_in_the_page_language_as_this_phone_chooses(
     phone: tuple[Page, Console], api: HttpApi, live_server: str
 ) -> None:
     """Speak results on: Ben's 5-3 up makes 15 (R11) and the voice says so, with the scores,
-    in English. Short: only the points are said (and the live region hides the rest from the
-    ear). Without a voice for the page's language (Hausa), nothing is said and ⚙ says why."""
+    in English. Short: the points, the tile and its end, who is next; not the sum nor the scores
+    (the live region hides them from the ear). Without a voice for the page's language (Hausa),
+    nothing is said and ⚙ says why."""
     page, _ = phone
     page.add_init_script(SPEECH_STUB)
     game = api.new_game(["Ana", "Ben"], deal="5")
@@ -318,7 +319,7 @@ def test_results_are_spoken_in_the_page_language_as_this_phone_chooses(
     page.wait_for_function("window.__spoken.at(-1).text.startsWith('Scores:')")
 
     settings(page)
-    page.get_by_role("button", name="Short: points only").click()
+    page.get_by_role("button", name="Short: points, tile, who is next").click()
     settings(page)
     seq = revision(page)
     into_game(page)
@@ -329,7 +330,9 @@ def test_results_are_spoken_in_the_page_language_as_this_phone_chooses(
     at_revision(page, seq + 2)
     page.wait_for_function("window.__spoken.at(-1).text.startsWith('Ben scores 15')")
     spoken = page.evaluate("window.__spoken.at(-1).text")
+    assert "5-3 up" in spoken and "Ana to play" in spoken, spoken
     assert "played" not in spoken and "Scores" not in spoken, spoken
+    shown(status(page)).to_contain_text("Ben played 5-3 on the up end")  # still to the eye
     hidden = page.locator("#notice [data-long]")
     assert hidden.count() >= 2
     for i in range(hidden.count()):

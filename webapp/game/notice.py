@@ -13,7 +13,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from ..i18n.words import gettext, ngettext, say, say_capitalized
-from ..rules import GameState, Outcome, RuleError
+from ..rules import ActionKind, GameState, Outcome, RuleError
+from ..rules.messages import Message
 from ..store import Snapshot, StaleRevision
 from ..ui.labels import Why, play_reasons
 
@@ -36,6 +37,7 @@ class Notice:
     next: str = ""
     rule: str | None = None
     why: tuple[Why, ...] = ()  # learning mode: each reason's rule and sentence
+    brief: str = ""  # a play as a short verbosity says it: its tile and end, without the sum
     # R7a: a refusal the table may overrule is recorded anyway by posting these fields there.
     confirm_url: str = ""
     confirm_fields: tuple[tuple[str, str], ...] = ()
@@ -55,6 +57,22 @@ class Notice:
         return bool(self.next) and self.next not in self.text
 
 
+def brief_play(outcome: Outcome, who: str | None) -> str:
+    """A play as this phone's short verbosity says it, after its title: "5-3 up" (its points
+    are the title's, "Ben scores 15"); unscored, "Ana: 5-4 left, 0 points"."""
+    play = outcome.message
+    if outcome.kind is not ActionKind.PLAY or not isinstance(play, Message):
+        return ""
+    while isinstance(inner := play.params.get("play"), Message):
+        play = inner  # inside "…, scores 15" and R25's and R30's "…, but"
+    tile = str(play.params.get("tile", ""))
+    end = play.params.get("end")
+    said = gettext("%(tile)s %(end)s", tile=tile, end=say(end)) if end else tile
+    if outcome.points:
+        return said
+    return gettext("%(name)s: %(play)s, 0 points", name=who or "", play=said)
+
+
 def outcome_notice(game: Snapshot, outcome: Outcome) -> Notice:
     """What ``outcome`` (the action that made ``game``) did, explained by its rules in learning
     mode."""
@@ -65,13 +83,15 @@ def outcome_notice(game: Snapshot, outcome: Outcome) -> Notice:
         tone = Tone.STALE
     else:
         tone = Tone.SCORED if outcome.points else Tone.OK
+    who = state.name(outcome.seat) if outcome.seat is not None else None
     return Notice(
         tone=tone,
         text=say(outcome.message),
         points=outcome.points,
-        who=state.name(outcome.seat) if outcome.seat is not None else None,
+        who=who,
         next=say(outcome.next),
         why=why,
+        brief=brief_play(outcome, who),
     )
 
 
