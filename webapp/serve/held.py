@@ -158,6 +158,12 @@ class HeldChannel(HTTPChannel):  # type: ignore[misc]
     task_class = HeldTask
     held: HeldSink | None = None
 
+    def add_channel(self, map: Any = None) -> None:
+        super().add_channel(map)
+        loop = getattr(self.server, "held_loop", None)
+        if loop is not None:  # a new connection: asked at the next turn
+            loop.touch(self._fileno)
+
     def touched(self) -> None:
         """Have the loop ask this connection what it waits for again, soon (any thread)."""
         loop = getattr(self.server, "held_loop", None)

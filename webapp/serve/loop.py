@@ -7,11 +7,14 @@ followers' streams (:mod:`.held`) asked all 2,000 each time: under 1,000 tables 
 each it was the largest single cost of a worker (README, "Live updates").
 
 Here the set is kept from turn to turn (``epoll`` on Linux, else ``poll``), changed only where
-a connection's wish changed, and a held stream that only waits for its phone to close it (all
-it does between changes) is "quiet": not asked again until something touches it. A held
-stream is touched (:meth:`Loop.touch`) when bytes are left in its buffer, when it is told to
-close, when its request ends, when it is dropped, and when the poll says it is ready. Every
-``SWEEP`` seconds every connection is asked as waitress would, whatever was missed.
+a connection's wish changed, and a connection that only waits for its phone (a held stream
+between changes, a kept-alive connection between taps, which is nearly all of them) is
+"quiet": not asked again until the poll says it is ready or something touches it
+(:meth:`Loop.touch`): it was accepted, bytes were left in a stream's buffer, a stream was told
+to close, it was dropped. A connection with a request in hand is asked at every turn until it
+waits again (its request ends before the server's trigger is pulled), as the listening sockets
+are. Every ``SWEEP`` seconds every connection is asked as waitress would, whatever was missed
+(one closed as idle, for one).
 """
 
 from __future__ import annotations
@@ -45,7 +48,7 @@ class Loop:
         self.epoll = hasattr(select, "epoll")
         self.poller: Any = select.epoll() if self.epoll else select.poll()
         self.registered: dict[int, tuple[Any, int]] = {}  # fd: (the channel, its flags)
-        self.quiet: set[int] = set()  # held streams not asked until touched
+        self.loud: set[int] = set()  # asked at every turn; the others are quiet until touched
         self.touched: list[int] = []  # appended from any thread
         self.lock = threading.Lock()
         self.swept = 0.0
@@ -69,26 +72,29 @@ class Loop:
             self.turn(timeout, map)
 
     def turn(self, timeout: float, map: dict[int, Any]) -> None:
-        """One turn: register what changed, wait, serve what is ready."""
+        """One turn: ask the connections that may have changed, wait, serve what is ready."""
         if not map:
             return
         with self.lock:
             touched, self.touched = self.touched, []
-        quiet = self.quiet
-        quiet.difference_update(touched)
+        loud = self.loud
+        loud.update(touched)
         now = time.monotonic()
         if now - self.swept >= SWEEP:
             self.swept = now
-            quiet.clear()
-        for fd in self.registered.keys() - map.keys():  # closed: the kernel forgot it already
-            self._forget(fd)
-        for fd in map.keys() - quiet:
+            loud.update(map)
+            for fd in self.registered.keys() - map.keys():  # closed meanwhile
+                self._forget(fd)
+        for fd in list(loud):
             channel = map.get(fd)
-            if channel is None:
+            if channel is None:  # closed: the kernel forgot it already
+                loud.discard(fd)
+                if fd in self.registered:
+                    self._forget(fd)
                 continue
             flags = wish(channel)
-            if flags == READ and getattr(channel, "held", None) is not None:
-                quiet.add(fd)
+            if flags == READ and getattr(channel, "requests", None) == []:
+                loud.discard(fd)  # waits for its phone, or for a touch
             self._register(fd, channel, flags)
         if timeout is None:
             timeout = -1
@@ -102,7 +108,7 @@ class Loop:
             channel = map.get(fd)
             if channel is None:
                 continue
-            quiet.discard(fd)
+            loud.add(fd)
             readwrite(channel, flags)
 
     def _register(self, fd: int, channel: Any, flags: int) -> None:
