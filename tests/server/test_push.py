@@ -6,6 +6,8 @@ reaching screens held by another: worker processes on one SQLite file (its chang
 
 from __future__ import annotations
 
+import http.client
+import json
 import socket
 import threading
 import time
@@ -100,6 +102,41 @@ def test_open_screens_hold_no_thread_and_each_hears_a_play_within_a_second(
     took = max(wait(lambda s=s: s.heard(b"id: 2\nevent: change"), 5) for s in streams)
     assert took < SECOND
     assert all(stream.data.count(b"event: change") == 1 for stream in streams)
+
+
+def test_among_quiet_connections_each_tap_and_each_change_goes_out_at_once(
+    server: Server, streams: list[Stream]
+) -> None:
+    """The loop asks only connections that may have changed (``webapp/serve/loop.py``) and
+    sweeps the rest once a second: among 60 open screens and 20 phones kept alive between taps,
+    a phone's taps on its kept-alive connection are each answered at once, and every play
+    reaches every screen at once, not at the next sweep."""
+    game = new_game(server)
+    for _ in range(60):
+        streams.append(Stream(server, f"/g/{game}/stream?seq=1"))
+    for stream in streams:
+        wait(lambda stream=stream: stream.heard(b"event: hello"), 10)
+    idle = [http.client.HTTPConnection("127.0.0.1", server.port, timeout=10) for _ in range(20)]
+    phone = http.client.HTTPConnection("127.0.0.1", server.port, timeout=10)
+    try:
+        for connection in [*idle, phone]:  # each kept alive after one answer
+            connection.request("GET", f"/api/games/{game}")
+            connection.getresponse().read()
+        slowest = 0.0
+        for seq, tile in enumerate(("5-5", "5-3", "3-3", "3-1"), start=1):
+            time.sleep(0.3)  # the phone's connection waits quietly between taps
+            started = time.monotonic()
+            body = json.dumps({"seq": seq, "type": "play", "tile": tile})
+            headers = {"Content-Type": "application/json"}
+            phone.request("POST", f"/api/games/{game}/actions", body, headers)
+            assert phone.getresponse().read() and time.monotonic() - started < 0.5
+            mark = f"id: {seq + 1}\nevent: change".encode()
+            heard = max(wait(lambda s=s, m=mark: s.heard(m), 5) for s in streams)
+            slowest = max(slowest, time.monotonic() - started, heard)
+        assert slowest < 0.5
+    finally:
+        for connection in [*idle, phone]:
+            connection.close()
 
 
 def test_a_play_made_on_one_app_server_reaches_screens_held_by_another(

@@ -14,6 +14,7 @@ from flask import Flask, current_app, g, request
 from flask.typing import ResponseReturnValue
 
 from ..i18n import COOKIE, language
+from ..store.feed import GONE
 from ..web.followers import HOLD, Followers, Look, Queued, opening
 from ..web.game import Table, both_links, store
 from ..web.security import CSRF_HEADER, FETCH_SITE, csrf_token
@@ -50,6 +51,14 @@ def stream(table: Table) -> ResponseReturnValue:
         queued = Queued()
         follower = followers.follow(look, queued, since, now, token)
         body = queued.body(opening(now, followers.beat), lambda: followers.leave(follower))
+    # A change heard between reading the game and the follower's joining went to the others
+    # only (the change feed announces each revision once): ask once more now that it is in.
+    try:
+        latest = store().revision(table.key, table.viewer)
+    except LookupError:  # deleted meanwhile: the page is told to load it again
+        latest = GONE
+    if latest > now or latest == GONE:
+        followers.changed(look.game_id, latest)
     response = current_app.response_class(body, mimetype="text/event-stream")
     response.headers["Cache-Control"] = "no-cache, no-store"
     response.headers["X-Accel-Buffering"] = "no"  # nginx: pass each event on at once

@@ -70,7 +70,7 @@ class HeldSink:
                 self._close()
                 left = 1
         if left:  # the loop sends the rest when the socket takes it (or closes the connection)
-            self.channel.server.pull_trigger()
+            self.channel.touched()
         return not self.gone
 
     def _write(self, chunk: tuple[bytes, ...]) -> int:
@@ -101,7 +101,7 @@ class HeldSink:
     def close(self) -> None:
         with self.lock:
             self._close()
-        self.channel.server.pull_trigger()
+        self.channel.touched()
 
     def _close(self) -> None:
         self.gone = True
@@ -158,6 +158,19 @@ class HeldChannel(HTTPChannel):  # type: ignore[misc]
     task_class = HeldTask
     held: HeldSink | None = None
 
+    def add_channel(self, map: Any = None) -> None:
+        super().add_channel(map)
+        loop = getattr(self.server, "held_loop", None)
+        if loop is not None:  # a new connection: asked at the next turn
+            loop.touch(self._fileno)
+
+    def touched(self) -> None:
+        """Have the loop ask this connection what it waits for again, soon (any thread)."""
+        loop = getattr(self.server, "held_loop", None)
+        if loop is not None:
+            loop.touch(self._fileno)
+        self.server.pull_trigger()
+
     def received(self, data: bytes) -> bool:
         if self.held is not None:
             return True  # a stream takes no further request on its connection
@@ -172,7 +185,11 @@ class HeldChannel(HTTPChannel):  # type: ignore[misc]
             super().handle_write()
 
     def del_channel(self, map: Any = None) -> None:
+        fd = self._fileno
         super().del_channel(map)
+        loop = getattr(self.server, "held_loop", None)
+        if loop is not None:  # another connection may come with the same number
+            loop.touch(fd)
         held, self.held = self.held, None
         if held is not None:
             held.lost()

@@ -30,6 +30,7 @@ from waitress.server import BaseWSGIServer, create_server
 
 from ..config import SERVER_BODY_LIMIT
 from .held import HeldChannel
+from .loop import Loop
 
 if TYPE_CHECKING:
     from flask import Flask
@@ -111,15 +112,19 @@ class _Counted(HeldChannel):
 def make_server(app: Flask, threads: int, **where: Any) -> Any:
     """Waitress serving ``app`` on ``host`` and ``port``, or on ``sockets``; each address
     may hold ``PER_ADDRESS`` connections, unless a trusted proxy holds them all. A game
-    screen's stream is held by waitress's loop, not by a thread (:mod:`.held`)."""
+    screen's stream is held by waitress's loop, not by a thread (:mod:`.held`), and the loop
+    asks only the connections that may have changed (:mod:`.loop`)."""
     servers: dict[int, Any] = {}
     server = create_server(app, map=servers, threads=threads, **WAITRESS, **where)
     channel: Callable[..., Any] = HeldChannel
     if not app.config.get("TRUSTED_PROXIES"):
         channel = AddressCap(PER_ADDRESS).channel
+    loop = Loop()
+    server.asyncore = loop
     for each in list(servers.values()):
         if isinstance(each, BaseWSGIServer):
             each.channel_class = channel
+            each.held_loop = loop
     return server
 
 

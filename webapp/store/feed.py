@@ -10,7 +10,10 @@ through the database, with one watcher thread per process (never one per followe
   after every (re)connection it asks the revision of each followed game once.
 - **SQLite**: ``PRAGMA data_version`` on the watcher's own connection changes whenever another
   connection commits; it is read every ``SQLITE_EVERY`` seconds (a few microseconds), and only
-  when it changed are the followed games' revisions read, in one statement.
+  when it changed are the followed games' revisions read, in one statement; of those, only the
+  ones that moved since the last look are announced (under load the database changes at every
+  look, and announcing all 1,000 followed games of a worker each time, 6,600 a second, cost
+  the followers' thread more than the changes it had to write).
 
 Listeners receive ``(game_id, seq)`` and may hear a revision twice or out of order (the
 announcement and the database both say it): they keep the highest.
@@ -86,6 +89,7 @@ class ChangeFeed:
         database = self.engine.url.database or ""
         connection: sqlite3.Connection | None = None
         seen = None
+        told: dict[str, int] = {}  # each followed game's revision at the last look
         while not self._stop.wait(SQLITE_EVERY):
             try:
                 if connection is None:
@@ -94,12 +98,14 @@ class ChangeFeed:
                 version = connection.execute("PRAGMA data_version").fetchone()[0]
                 if version != seen:
                     seen = version
-                    self._tell(_revisions(connection, "?", sorted(self._followed())))
+                    now = _revisions(connection, "?", sorted(self._followed()))
+                    self._tell([(game, seq) for game, seq in now if told.get(game) != seq])
+                    told = dict(now)
             except sqlite3.Error as error:
                 log.warning("change feed: SQLite unreadable for now (%s)", error)
                 if connection is not None:
                     connection.close()
-                connection, seen = None, None
+                connection, seen, told = None, None, {}
                 self._stop.wait(RETRY)
         if connection is not None:
             connection.close()

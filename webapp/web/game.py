@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import unicodedata
 from collections.abc import Callable
-from functools import cached_property
 from typing import Any, TypeVar
 
 from flask import Blueprint, Flask, current_app, g, session
@@ -44,11 +43,17 @@ class Table:
     def __init__(self, key: str, viewer: bool) -> None:
         self.key = key  # the id in the URL: the one this reader may see and share
         self.viewer = viewer
+        self._snapshot: Snapshot | None = None
 
-    @cached_property
+    @property
     def snapshot(self) -> Snapshot:
-        """The game as stored now (with its real id: never shown to a watcher)."""
-        return store().get_by_view(self.key) if self.viewer else store().get(self.key)
+        """The game as stored now (with its real id: never shown to a watcher), read the first
+        time it is asked for. (Not ``functools.cached_property``: before Python 3.12 it holds
+        one lock for every instance while it reads, so each thread of a process reading a game
+        waited for the others' reads.)"""
+        if self._snapshot is None:
+            self._snapshot = store().get_by_view(self.key) if self.viewer else store().get(self.key)
+        return self._snapshot
 
     @property
     def state(self) -> GameState:
@@ -60,7 +65,7 @@ class Table:
 
     def moved_to(self, snapshot: Snapshot) -> None:
         """The game as this request's own action left it."""
-        self.__dict__["snapshot"] = snapshot
+        self._snapshot = snapshot
 
 
 def both_links(bp: Blueprint, rule: str, **options: Any) -> Callable[[View], View]:
