@@ -30,7 +30,6 @@ import os
 import resource
 import socket
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -58,22 +57,7 @@ class App(Server):
             "--workers",
             str(workers),
         ]
-        self.process = subprocess.Popen(
-            [sys.executable, *serve, "--port", str(self.port)],
-            env=env,
-            cwd=code,
-            stdout=subprocess.DEVNULL,
-            stderr=open(folder / f"{name}.log", "wb"),  # noqa: SIM115
-        )
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                self.call("GET", "/api/games/none")
-                break
-            except OSError:
-                if time.monotonic() > deadline or self.process.poll() is not None:
-                    raise RuntimeError(f"{name} did not start") from None
-                time.sleep(0.2)
+        self.launch([sys.executable, *serve, "--port", str(self.port)], env, code, folder, name)
 
 
 def round_trip(app: App, game: str) -> float:

@@ -81,12 +81,18 @@ class Server:
         env = {**os.environ, "PYTHONPATH": str(REPO), "ALLFIVES_SECRET_KEY": "bench",
                "ALLFIVES_RATE_LIMITS": "off",
                "ALLFIVES_DATABASE": str(folder / f"{candidate}.sqlite3")}  # fmt: skip
+        self.launch(command(candidate, self.port, streams), env, REPO, folder, candidate)
+
+    def launch(
+        self, argv: list[str], env: dict[str, str], cwd: Path, folder: Path, name: str
+    ) -> None:
+        """Start the server (its log in ``folder``) and wait until it answers."""
         self.process = subprocess.Popen(
-            command(candidate, self.port, streams),
+            argv,
             env=env,
-            cwd=REPO,
+            cwd=cwd,
             stdout=subprocess.DEVNULL,
-            stderr=open(folder / f"{candidate}.log", "wb"),  # noqa: SIM115
+            stderr=open(folder / f"{name}.log", "wb"),  # noqa: SIM115
         )
         deadline = time.monotonic() + 60
         while True:
@@ -95,7 +101,7 @@ class Server:
                 break
             except OSError:
                 if time.monotonic() > deadline or self.process.poll() is not None:
-                    raise RuntimeError(f"{candidate} did not start") from None
+                    raise RuntimeError(f"{name} did not start") from None
                 time.sleep(0.2)
 
     def call(self, method: str, path: str, body: object = None) -> tuple[int, dict[str, object]]:

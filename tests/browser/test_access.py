@@ -39,6 +39,15 @@ pytestmark = pytest.mark.browser
 BEFORE_FIFTEEN = HAND_OF_FIVE[:7]
 
 
+def before_fifteen(page: Page, api: HttpApi, live_server: str) -> str:
+    """A two-player game to 5 at BEFORE_FIFTEEN, open on ``page``; its id."""
+    game = api.new_game(["Ana", "Ben"], deal="5")
+    api.act(game, "start_hand", starter="Ana")
+    api.enter(game, BEFORE_FIFTEEN)
+    page.goto(f"{live_server}/g/{game}")
+    return game
+
+
 def mark_live_region(page: Page) -> None:
     page.evaluate("document.getElementById('notice').__theOne = true")
 
@@ -85,10 +94,7 @@ def test_each_action_is_said_in_one_live_region_and_the_focus_follows_the_hand(
     settlement's pips field; settled: the next hand's start; started: the picker. Then a game
     to 5, won by Ana's lead 3-2 (R11): the winner's heading."""
     page, console = phone
-    game = api.new_game(["Ana", "Ben"], deal="5")
-    api.act(game, "start_hand", starter="Ana")
-    api.enter(game, BEFORE_FIFTEEN)
-    page.goto(f"{live_server}/g/{game}")
+    before_fifteen(page, api, live_server)
     mark_live_region(page)
     said = status(page)
 

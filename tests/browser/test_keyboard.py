@@ -29,7 +29,7 @@ from tests.browser.phone import (
     tile,
     work,
 )
-from tests.browser.test_access import BEFORE_FIFTEEN, mark_live_region, same_live_region
+from tests.browser.test_access import before_fifteen, mark_live_region, same_live_region
 from tests.scripts import DOUBLE_SIX
 from webapp.rules import Draw, GameState, Options, Pass, Play, StartHand
 
@@ -293,10 +293,7 @@ def test_results_are_spoken_in_the_page_language_as_this_phone_chooses(
     nothing is said and ⚙ says why."""
     page, _ = phone
     page.add_init_script(SPEECH_STUB)
-    game = api.new_game(["Ana", "Ben"], deal="5")
-    api.act(game, "start_hand", starter="Ana")
-    api.enter(game, BEFORE_FIFTEEN)
-    page.goto(f"{live_server}/g/{game}")
+    game = before_fifteen(page, api, live_server)
     settings(page)
     speak = page.get_by_role("button", name="Speak results")
     expect(speak).to_have_attribute("aria-pressed", "false")
@@ -358,10 +355,7 @@ def test_the_keys_are_turned_off_and_on_in_this_phones_settings(
     is a tab stop of its own; on again, "5" "3" plays 5-3. The switch's note is shown on the
     game screen only."""
     page, _ = phone
-    game = api.new_game(["Ana", "Ben"], deal="5")
-    api.act(game, "start_hand", starter="Ana")
-    api.enter(game, BEFORE_FIFTEEN)
-    page.goto(f"{live_server}/g/{game}")
+    before_fifteen(page, api, live_server)
     settings(page)
     switch = page.get_by_role("button", name="Keys on the game screen")
     expect(switch).to_have_attribute("aria-pressed", "true")

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 import pytest
 
 from tests.browser.phone import _NOTE_SHOWN, _after_the_guard, at_revision, revision, shown, status
-from tests.browser.test_access import BEFORE_FIFTEEN
+from tests.browser.test_access import before_fifteen
 from tests.browser.test_keyboard import focus_is, into_game, keys, settings
 from webapp.i18n import COOKIE
 
@@ -39,10 +39,7 @@ def test_a_short_verbosity_still_says_the_tile_the_points_and_who_is_next(
     the sum or the scores; Full says them all."""
     page, console = phone
     page.context.add_cookies([{"name": COOKIE, "value": "ro", "url": live_server}])
-    game = api.new_game(["Ana", "Ben"], deal="5")
-    api.act(game, "start_hand", starter="Ana")
-    api.enter(game, BEFORE_FIFTEEN)
-    page.goto(f"{live_server}/g/{game}")
+    before_fifteen(page, api, live_server)
     ear = lambda: page.evaluate(EAR)  # noqa: E731
     seq = revision(page)
     into_game(page)
