@@ -142,10 +142,13 @@ def register(app: Flask) -> None:
 def public_url(endpoint: str, **values: Any) -> str:
     """The absolute URL of a page for players to open: on ``PUBLIC_URL`` when it is set, never
     on the Host header then; without it, only an allowed Host gets this far."""
-    public = str(current_app.config["PUBLIC_URL"])
-    if public:
-        return public + url_for(endpoint, **values)
-    return url_for(endpoint, _external=True, **values)
+    return public_base() + url_for(endpoint, **values)
+
+
+def public_base() -> str:
+    """The address players' links start with: ``PUBLIC_URL`` when it is set, else the one
+    this request came by (only an allowed Host gets this far)."""
+    return str(current_app.config["PUBLIC_URL"]) or request.host_url.rstrip("/")
 
 
 class _LazySession(SecureCookieSession):

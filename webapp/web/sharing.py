@@ -8,14 +8,18 @@ the game screen's first load, in a panel that is closed until someone shares the
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from urllib.parse import urlsplit
 
-from flask import Flask, abort, current_app, request, url_for
+from flask import Flask, abort, request, url_for
 from flask.wrappers import Response
 
 from ..ui.tiles import qr_svg
+from .limits import heavy
+from .security import public_base
 
 MAX_PATH = 512  # a share link's path is far shorter
+QR_MAX_AGE = 24 * 3600  # a link's code changes only with PUBLIC_URL
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,7 +36,7 @@ def share_link(label: str, hint: str, url: str) -> ShareLink:
 
 
 def register(app: Flask) -> None:
-    app.add_url_rule("/qr.svg", "qr", qr_image)
+    app.add_url_rule("/qr.svg", "qr", heavy(qr_image))
 
 
 def qr_image() -> Response:
@@ -43,5 +47,13 @@ def qr_image() -> Response:
         abort(404)
     if any(ord(char) < 32 for char in path) or "\\" in path:
         abort(404)
-    base = str(current_app.config["PUBLIC_URL"]) or request.host_url.rstrip("/")
-    return Response(qr_svg(base + path), mimetype="image/svg+xml")
+    response = Response(_drawn(public_base() + path), mimetype="image/svg+xml")
+    response.cache_control.private = True  # a players' link's code: this phone's alone
+    response.cache_control.max_age = QR_MAX_AGE
+    return response
+
+
+@lru_cache(maxsize=64)
+def _drawn(url: str) -> bytes:
+    """``url``'s QR code, drawn once (about 7 ms) for the phones that open its share panel."""
+    return qr_svg(url)
