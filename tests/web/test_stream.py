@@ -7,6 +7,7 @@ test_push.py's."""
 from __future__ import annotations
 
 import re
+import sqlite3
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -14,6 +15,7 @@ from collections.abc import Callable, Iterator
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
+from sqlalchemy.exc import OperationalError
 
 from tests.conftest import AppMaker
 from tests.tables import CSRF_TOKEN, Table, device
@@ -151,6 +153,23 @@ def test_a_stream_of_no_game_is_a_404_and_follows_nothing(app: Flask, client: Fl
     response = client.get("/g/no-such-game/stream")
     assert response.status_code == 404
     assert "allfives_followers" not in app.extensions or len(followers(app)) == 0
+
+
+def test_a_stream_opened_while_the_database_goes_away_is_a_503_and_follows_nothing(
+    app: Flask, client: FlaskClient, table: Table, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The game read, then the store out as the stream joins: the page gets a 503 (its
+    browser opens the stream again later and is caught up) and no follower is left behind."""
+    playing(table)
+    store = app.extensions["allfives_store"]
+
+    def out(*args: object, **kwargs: object) -> int:
+        raise OperationalError("SELECT seq", {}, sqlite3.OperationalError("disk I/O error"))
+
+    monkeypatch.setattr(store, "revision", out)
+    response = client.get(f"{table.url}/stream?seq={table.seq}")
+    assert response.status_code == 503
+    assert len(followers(app)) == 0
 
 
 def test_a_follower_that_left_is_dropped_at_the_next_heartbeat(

@@ -57,6 +57,9 @@ def stream(table: Table) -> ResponseReturnValue:
         latest = store().revision(table.key, table.viewer)
     except LookupError:  # deleted meanwhile: the page is told to load it again
         latest = GONE
+    except BaseException:  # the database out: no stream (the page reconnects), no follower
+        followers.leave(follower)
+        raise
     if latest > now or latest == GONE:
         followers.changed(look.game_id, latest)
     response = current_app.response_class(body, mimetype="text/event-stream")
