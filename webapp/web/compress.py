@@ -57,11 +57,14 @@ def _static_gzip(data: bytes, kind: str, folder: str) -> bytes:
     elif kind == "js":
         data = rjsmin.jsmin(data)
     packed: bytes = zopfli.gzip.compress(data, numiterations=STATIC_ITERATIONS)
-    with contextlib.suppress(OSError):
+    fresh = kept.with_suffix(f".{os.getpid()}.{threading.get_ident()}")
+    try:
         kept.parent.mkdir(exist_ok=True)
-        fresh = kept.with_suffix(f".{os.getpid()}.{threading.get_ident()}")
         fresh.write_bytes(packed)
         os.replace(fresh, kept)  # whole or not at all, for a process reading it meanwhile
+    except OSError:  # a full disk, a read-only folder: nothing half-written is left
+        with contextlib.suppress(OSError):
+            fresh.unlink()
     return packed
 
 

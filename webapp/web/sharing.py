@@ -19,7 +19,6 @@ from .limits import heavy
 from .security import public_base
 
 MAX_PATH = 512  # a share link's path is far shorter
-QR_MAX_AGE = 24 * 3600  # a link's code changes only with PUBLIC_URL
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,10 +46,8 @@ def qr_image() -> Response:
         abort(404)
     if any(ord(char) < 32 for char in path) or "\\" in path:
         abort(404)
-    response = Response(_drawn(public_base() + path), mimetype="image/svg+xml")
-    response.cache_control.private = True  # a players' link's code: this phone's alone
-    response.cache_control.max_age = QR_MAX_AGE
-    return response
+    # Sent no-store like every page (a players' link's code is its key): kept here instead.
+    return Response(_drawn(public_base() + path), mimetype="image/svg+xml")
 
 
 @lru_cache(maxsize=64)
