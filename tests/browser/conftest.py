@@ -11,7 +11,7 @@ import shutil
 import threading
 from collections.abc import Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import pytest
 from werkzeug.serving import make_server
@@ -32,6 +32,20 @@ CHROMIUM_FLAGS = [
     "--no-first-run",
 ]
 PHONE = {"width": 390, "height": 844}
+
+
+def phone_context(browser: Any, request: pytest.FixtureRequest, **options: Any) -> Any:
+    """A phone's browser (390×844, touch), without the app's service worker for a test marked
+    ``no_service_worker``: one that answers requests in the server's place, since once the
+    worker controls the page (which it may start doing at any moment after the first load)
+    the page's requests go through it and are no longer the test's to answer."""
+    blocked = request.node.get_closest_marker("no_service_worker") is not None
+    return browser.new_context(
+        viewport=PHONE,
+        has_touch=True,
+        service_workers="block" if blocked else "allow",
+        **options,
+    )
 
 
 def _patient_expectations() -> None:
@@ -96,8 +110,8 @@ def api(live_server: str) -> HttpApi:
 
 
 @pytest.fixture
-def page(browser, live_server):  # type: ignore[no-untyped-def]
-    context = browser.new_context(viewport=PHONE, device_scale_factor=2, has_touch=True)
+def page(browser, live_server, request):  # type: ignore[no-untyped-def]
+    context = phone_context(browser, request, device_scale_factor=2)
     tab = context.new_page()
     tab.set_default_timeout(10_000)
     yield tab

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from tests.browser.conftest import PHONE
+from tests.browser.conftest import PHONE, phone_context
 from tests.browser.phone import STREAM_BROKE
 from tests.scripts import EXAMPLE_B
 from tests.tables import HttpApi
@@ -40,8 +40,8 @@ EXPECTED_LOG = re.compile(
 
 
 @pytest.fixture
-def context(browser) -> Iterator[BrowserContext]:  # type: ignore[no-untyped-def]
-    made = browser.new_context(viewport=PHONE, device_scale_factor=2, has_touch=True)
+def context(browser, request) -> Iterator[BrowserContext]:  # type: ignore[no-untyped-def]
+    made = phone_context(browser, request, device_scale_factor=2)
     yield made
     made.close()
 
@@ -218,6 +218,7 @@ def test_a_waiting_tile_that_fits_two_ends_asks_where_and_what_follows_waits_for
     expect(board).to_contain_text("Count 4 2 + 2 + 0 = 4")
 
 
+@pytest.mark.no_service_worker
 def test_a_waiting_tile_that_needs_an_end_is_asked_on_its_game_screen_not_elsewhere(
     offline_phone: Page, api: HttpApi, live_server: str
 ) -> None:
@@ -248,6 +249,7 @@ def test_a_waiting_tile_that_needs_an_end_is_asked_on_its_game_screen_not_elsewh
     assert played(api.state(game)) == [*(move.button for move in OPEN), "3-2"]
 
 
+@pytest.mark.no_service_worker
 def test_a_play_whose_request_fails_survives_a_reload_and_is_sent_once(
     offline_phone: Page, api: HttpApi, live_server: str
 ) -> None:

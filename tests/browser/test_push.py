@@ -17,7 +17,7 @@ import pytest
 from flask import Flask
 from playwright.sync_api import Page, expect
 
-from tests.browser.conftest import PHONE
+from tests.browser.conftest import phone_context
 from tests.conftest import AppMaker
 from tests.tables import HttpApi
 from webapp.serve.serving import make_server
@@ -53,9 +53,9 @@ def beating(tmp_path: Path, make_app: AppMaker) -> Iterator[tuple[str, Flask]]:
 
 
 @pytest.fixture
-def watcher(browser: Any) -> Iterator[tuple[Page, list[str]]]:
+def watcher(browser: Any, request: pytest.FixtureRequest) -> Iterator[tuple[Page, list[str]]]:
     """A phone following a game: its page, and the errors its console reports."""
-    context = browser.new_context(viewport=PHONE, has_touch=True)
+    context = phone_context(browser, request)
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
@@ -120,6 +120,7 @@ def test_a_tap_on_the_phone_itself_is_applied_once_and_its_page_ends_at_its_revi
     assert not errors, errors
 
 
+@pytest.mark.no_service_worker
 def test_with_the_stream_blocked_the_poll_still_brings_the_play(
     served: str, watcher: tuple[Page, list[str]]
 ) -> None:

@@ -396,6 +396,7 @@ def test_four_players_in_partnership_play_a_hand_and_settle_it(
 # --- 3. refusals are messages ----------------------------------------------------------------
 
 
+@pytest.mark.no_service_worker
 def test_a_tile_that_does_not_fit_and_a_stale_tap_are_explained(
     phone: tuple[Page, Console], live_server: str
 ) -> None:
@@ -445,6 +446,7 @@ def test_a_tile_that_does_not_fit_and_a_stale_tap_are_explained(
 # --- 4. a tap is never lost -------------------------------------------------------------------
 
 
+@pytest.mark.no_service_worker
 def test_a_tap_while_the_page_checks_for_news_is_not_lost(
     phone: tuple[Page, Console], live_server: str
 ) -> None:
