@@ -16,7 +16,7 @@ from flask.testing import FlaskClient
 from sqlalchemy import func, select
 
 from tests.conftest import AppMaker
-from tests.tables import device
+from tests.tables import device, text
 from tests.web.golden_games import random_game
 from webapp.rules import Options, to_dict
 from webapp.store import Store
@@ -182,6 +182,23 @@ def test_statistics_over_partnerships_undos_fixes_a_rename_and_a_merge_equal_an_
     # Ana and Cy were partners in game 3: never head to head there; Ben & Di won it together.
     partners = figures(shown)
     assert partners["Benjamin"]["wins"] >= 2 and partners["Di"]["wins"] >= 1
+
+
+def test_head_to_head_adds_up_when_a_third_player_wins_and_the_page_says_what_it_counts(
+    client: FlaskClient,
+) -> None:
+    """Cy's 5-5 wins the first game while Ana and Ben stay level at 0; Ana wins the second:
+    between Ana and Ben, one game each way is not what happened."""
+    key = new_circle(client)["id"]
+    quick_game(client, key, ["Ana", "Ben", "Cy"], "Cy")
+    quick_game(client, key, ["Ana", "Ben"], "Ana")
+    meetings = client.get(f"/api/circles/{key}").json["head_to_head"]
+    pair = next(m for m in meetings if m["players"] == ["Ana", "Ben"])
+    assert pair == {"players": ["Ana", "Ben"], "games": 2, "ahead": [1, 0], "tied": 1}
+    for meeting in meetings:
+        assert sum(meeting["ahead"]) + meeting["tied"] == meeting["games"]
+    page = text(client.get(f"/c/{key}"))
+    assert "Ana ahead in 1, Ben ahead in 0, tied 1 (2 games against each other)" in page
 
 
 def test_refused_merges_and_renames_say_why_and_change_nothing(client: FlaskClient) -> None:

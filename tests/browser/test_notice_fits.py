@@ -1,6 +1,7 @@
 """The notice (what the last tap did, just above the tiles) is read whole on a small phone in
-every language: its longest kinds, a refusal with its rule (R21's, and R7a's question that the
-table may overrule), the end choice and a hand's end, at 390×844 and 360×740. Its box grows and
+every language: its longest kinds, a refusal with its rule and whose turn it still is (R21's,
+and R7a's question that the table may overrule), the end choice and a hand's end, at 390×844
+and 360×740. Its box grows and
 the layout above gives up the room (its end marks, the rules line, the facts line, then the
 drawing); the text is never cut, the picker never covered, the page never scrolled.
 
@@ -72,6 +73,7 @@ def r7a_question(api: HttpApi, page: Page, base: str) -> None:
     with page.expect_response(lambda answer: answer.url.endswith("/pass"), timeout=ANSWER):
         page.locator("#controls .pass").click()
     page.locator("#notice .confirm-form").wait_for()
+    page.locator("#notice .still").wait_for()  # and whose turn it still is
 
 
 def r21_refusal(api: HttpApi, page: Page, base: str) -> None:
@@ -81,6 +83,7 @@ def r21_refusal(api: HttpApi, page: Page, base: str) -> None:
     page.goto(f"{base}/g/{game}")
     _tap(page, "6-5", "/play")
     page.locator('#notice .rule-link[href$="#R21"]').wait_for()
+    page.locator("#notice .still").wait_for()  # Benedicta is still to lead
 
 
 def end_choice(api: HttpApi, page: Page, base: str) -> None:

@@ -103,6 +103,9 @@ def test_a_circles_statistics_equal_an_independent_count_of_its_games() -> None:
         assert person.win_rate == pytest.approx(mine["wins"] / mine["games"])
         assert person.wins_over_time[-1] == person.wins
     assert [p.wins for p in stats.people] == sorted((p.wins for p in stats.people), reverse=True)
+    assert stats.meetings
+    for m in stats.meetings:  # head to head always adds up to the games played against each other
+        assert m.first_ahead + m.second_ahead + m.tied == m.games
 
 
 def test_a_partnership_win_counts_for_both_partners_and_head_to_head_only_across_the_table() -> (
@@ -115,9 +118,47 @@ def test_a_partnership_win_counts_for_both_partners_and_head_to_head_only_across
     wins = {p.name: p.wins for p in stats.people}
     assert wins == {"Ana": 1, "Cy": 1, "Ben": 0, "Di": 0}
     assert {p.name: p.points for p in stats.people} == {"Ana": 10, "Cy": 10, "Ben": 0, "Di": 0}
-    pairs = {(m.first, m.second): (m.games, m.first_won, m.second_won) for m in stats.meetings}
+    pairs = {
+        (m.first, m.second): (m.games, m.first_ahead, m.second_ahead, m.tied)
+        for m in stats.meetings
+    }
     assert (1, 3) not in pairs and (2, 4) not in pairs  # partners never meet
-    assert pairs[(1, 2)] == (1, 1, 0) and pairs[(2, 3)] == (1, 0, 1)
+    assert pairs[(1, 2)] == (1, 1, 0, 0) and pairs[(2, 3)] == (1, 0, 1, 0)
+
+
+def summary_of(players: tuple[str, ...], finals: tuple[int, ...]) -> GameSummary:
+    """A finished game without partners, won by the highest of ``finals``."""
+    seats = len(players)
+    return GameSummary(
+        players=players,
+        sides=tuple(range(seats)),
+        finals=finals,
+        winners=(finals.index(max(finals)),),
+        over=True,
+        hands=1,
+        best_hand=finals,
+        top_count=(0,) * seats,
+        went_out=(0,) * seats,
+        preset="seed",
+        partnership=False,
+    )
+
+
+def test_head_to_head_counts_who_finished_ahead_of_whom_and_adds_up_to_their_games() -> None:
+    """Cy wins two of the three games Ana and Ben play against each other: between the two,
+    Ana finished ahead once (5 to 0), they finished level once (0 to 0) and Ben ahead once
+    (10 to 3, his win), so the three figures add up to the three games."""
+    games = [
+        PlayedGame(summary_of(("Ana", "Ben", "Cy"), (5, 0, 20)), (1, 2, 3), "2026-12-01"),
+        PlayedGame(summary_of(("Ana", "Ben", "Cy"), (0, 0, 20)), (1, 2, 3), "2026-12-02"),
+        PlayedGame(summary_of(("Ana", "Ben"), (3, 10)), (1, 2), "2026-12-03"),
+    ]
+    stats = circle_stats(games, {1: "Ana", 2: "Ben", 3: "Cy"})
+    pairs = {
+        (m.first, m.second): (m.games, m.first_ahead, m.second_ahead, m.tied)
+        for m in stats.meetings
+    }
+    assert pairs == {(1, 2): (3, 1, 1, 1), (1, 3): (2, 0, 2, 0), (2, 3): (2, 0, 2, 0)}
 
 
 def test_an_undone_play_and_a_game_still_played_count_for_nothing() -> None:

@@ -43,6 +43,42 @@ def test_every_refusal_is_a_template_with_parameters(scenario, action, kind, cod
     assert refused.value.params == said.params
 
 
+@pytest.mark.parametrize(
+    ("scenario", "action", "kind", "code", "rule", "message"),
+    ENGINE_REFUSALS + R7A_REFUSALS + R14_REFUSALS,
+)
+def test_every_refusal_says_what_the_table_still_does_next(
+    scenario, action, kind, code, rule, message
+):
+    """A refusal changes nothing, so the turn is where it was: the refusal carries the state's
+    own next step, a template with parameters like any message."""
+    state = build(scenario)
+    with pytest.raises(kind) as refused:
+        state.apply(action)
+    still = refused.value.still
+    assert isinstance(still, Message)
+    assert still == state.next_step() and still.template == state.next_step().template
+    assert english(still) == str(still)
+
+
+def test_a_refused_play_or_undo_names_the_player_still_to_play():
+    """Ana leads 3-2 (R4); Ben's 6-6 fits no end (R5): still Ben to play. An undo with nothing
+    to take back, in a scorebook, says what the table still does too (R3: pick the leader)."""
+    state = GameState.replay(Options.make(["Ana", "Ben"]), [StartHand(0), Play(Tile(3, 2))])
+    with pytest.raises(IllegalAction) as refused:
+        state.apply(Play(Tile(6, 6)))
+    still = refused.value.still
+    assert (still.template, still.params, str(still)) == (
+        "%(name)s to play",
+        {"name": "Ben"},
+        "Ben to play",
+    )
+    with pytest.raises(IllegalAction) as nothing:
+        Scorebook.replay(Options.make(["Ana", "Ben"]), []).apply(Undo())
+    assert nothing.value.code == "nothing_to_undo"
+    assert nothing.value.still == "Start the first hand: pick the leader or draw lots (R3)"
+
+
 def test_a_refusal_names_its_tile_and_ends_as_parameters():
     state = GameState.replay(Options.make(["Ana", "Ben"]), [StartHand(0), Play(Tile(3, 2))])
     with pytest.raises(IllegalAction) as refused:

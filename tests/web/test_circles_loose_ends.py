@@ -18,6 +18,7 @@ from sqlalchemy import func, select
 
 from tests.api.test_api_circles import figures, independent_count, new_circle, rows, store_of
 from tests.tables import CSRF_TOKEN, device, text
+from webapp.store.circle_people import CirclePeople
 from webapp.store.circle_rows import CIRCLES, MEMBERS, SEATS
 from webapp.store.circles import Circles
 
@@ -238,6 +239,50 @@ def test_a_rename_in_a_game_seats_the_new_name_and_undo_seats_the_old_one_back(
     assert "Cyrus 2 1 50%" in standings
     names = text(phone.get(f"/c/{key}/people"))
     assert "Cy" in names.replace("Cyrus", "")  # still on the Names page, to merge or come back
+
+
+def revision(client: FlaskClient, key: str) -> int | None:
+    with store_of(client).engine.connect() as db:
+        found: int | None = db.scalar(select(CIRCLES.c.revision).where(CIRCLES.c.id == key))
+    return found
+
+
+def test_a_rename_whose_circle_seat_fails_to_be_written_changes_nothing_and_says_so(
+    client: FlaskClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The rename and the circle's seat are one write: when seating the new name fails after
+    the new person was made, the game keeps its old name and the seat its old person, and the
+    players' page says that nothing was changed, without a traceback."""
+    key = new_circle(client)["id"]
+    state = started(client, ["Ana", "Cy"], key)
+    seat = CirclePeople._seat
+
+    def seat_then_fail(self: CirclePeople, db: Any, *args: Any) -> None:
+        seat(self, db, *args)
+        raise RuntimeError("the server stopped between the two writes")
+
+    before = revision(client, key)
+    monkeypatch.setattr(CirclePeople, "_seat", seat_then_fail)
+    page = post(client, f"/g/{state['id']}/rename", seq=state["seq"], seat="1", name="Cyrus")
+    monkeypatch.undo()
+    assert page.status_code == 500
+    said = text(page)
+    assert "Something went wrong on our side. Nothing was changed; please try again." in said
+    assert "Traceback" not in said and "RuntimeError" not in said
+    after = client.get(f"/api/games/{state['id']}").json
+    assert after["seq"] == state["seq"]
+    assert [p["name"] for p in after["players"]] == ["Ana", "Cy"]
+    people = store_of(client).circles.people(key)
+    assert {p.name: p.games for p in people} == {"Ana": 1, "Cy": 1}  # no Cyrus made either
+    assert revision(client, key) == before
+    # Sent again once the fault is gone, the rename is made, and the seat moves with it.
+    again = post(client, f"/g/{state['id']}/rename", seq=state["seq"], seat="1", name="Cyrus")
+    assert again.status_code == 303, text(again)
+    assert {p.name: p.games for p in store_of(client).circles.people(key)} == {
+        "Ana": 1,
+        "Cy": 0,
+        "Cyrus": 1,
+    }
 
 
 def test_a_rename_that_would_seat_one_person_twice_in_the_circle_is_refused(

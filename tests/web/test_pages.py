@@ -14,6 +14,7 @@ from werkzeug.test import TestResponse
 from tests.conftest import AppMaker
 from tests.scripts import HAND_OF_FIVE
 from tests.tables import CSRF_TOKEN, HX, Table, device, text
+from webapp.i18n import COOKIE
 from webapp.rules import Status
 from webapp.rules.options import OPTION_SPECS, PRESET_LIST
 
@@ -268,6 +269,23 @@ def test_a_tile_that_fits_nowhere_is_refused_on_the_game_page(playing: Table) ->
     assert 'href="/rules#R5"' in page.text
     assert 'id="work"' in page.text  # the game, not an error page
     assert playing.seq == seq
+
+
+def test_a_refused_play_says_whose_turn_it_still_is_in_the_readers_language(
+    playing: Table,
+) -> None:
+    """Ana leads 5-5; Ben's 6-6 fits no end (R5): nothing changed, so Ben is still to play, and
+    the notice says so, on the page and in the notice htmx swaps, in Hausa as in English."""
+    playing.play("5-5")
+    page = playing.play("6-6")
+    assert page.status_code == 422
+    assert "No open end shows 6: open ends are 5 Rule R5 Still: Ben to play" in text(page)
+    refused = playing.play("6-6", htmx=True)
+    assert regions(refused) == ["notice"]
+    assert '<p class="next still">Still: <b>Ben to play</b></p>' in refused.text
+    playing.client.set_cookie(COOKIE, "ha")
+    in_hausa = text(playing.play("6-6", htmx=True))
+    assert "Har yanzu: Juyin Ben ne" in in_hausa and "Still" not in in_hausa
 
 
 def test_a_refusal_links_to_its_rule(playing: Table) -> None:

@@ -268,7 +268,8 @@ def circle_json(
             {
                 "players": [names.get(m.first, ""), names.get(m.second, "")],
                 "games": m.games,
-                "wins": [m.first_won, m.second_won],
+                "ahead": [m.first_ahead, m.second_ahead],
+                "tied": m.tied,
             }
             for m in stats.meetings
         ],

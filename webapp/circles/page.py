@@ -39,7 +39,7 @@ class Standing:
 
 @dataclass(frozen=True, slots=True)
 class HeadToHead:
-    said: str  # "Ana 4 – 5 Ben (12 games)"
+    said: str  # "Ana ahead in 4, Ben ahead in 5, tied 3 (12 games against each other)"
 
 
 @dataclass(frozen=True, slots=True)
@@ -119,13 +119,16 @@ def circle_page(circle: CircleRow, viewer: bool, filters: Filters, error: str) -
         meetings=tuple(
             HeadToHead(
                 ngettext(
-                    "%(first)s %(won)s – %(lost)s %(second)s (%(num)s game)",
-                    "%(first)s %(won)s – %(lost)s %(second)s (%(num)s games)",
+                    "%(first)s ahead in %(first_ahead)s, %(second)s ahead in %(second_ahead)s,"
+                    " tied %(tied)s (%(num)s game against each other)",
+                    "%(first)s ahead in %(first_ahead)s, %(second)s ahead in %(second_ahead)s,"
+                    " tied %(tied)s (%(num)s games against each other)",
                     m.games,
                     first=names.get(m.first, "?"),
                     second=names.get(m.second, "?"),
-                    won=m.first_won,
-                    lost=m.second_won,
+                    first_ahead=m.first_ahead,
+                    second_ahead=m.second_ahead,
+                    tied=m.tied,
                 )
             )
             for m in stats.meetings[:20]

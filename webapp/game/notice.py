@@ -35,6 +35,7 @@ class Notice:
     points: int = 0
     who: str | None = None
     next: str = ""
+    still: str = ""  # after a refusal: what the table still does next ("Ben to play")
     rule: str | None = None
     why: tuple[Why, ...] = ()  # learning mode: each reason's rule and sentence
     brief: str = ""  # a play as a short verbosity says it: its tile and end, without the sum
@@ -98,14 +99,20 @@ def outcome_notice(game: Snapshot, outcome: Outcome) -> Notice:
 def refusal_notice(
     refusal: RuleError, confirm: tuple[str, Mapping[str, str]] | None = None
 ) -> Notice:
-    """A refusal in words; with ``confirm`` (an address and the form's fields) the table may
-    record it anyway (R7a)."""
+    """A refusal in words, and whose turn it still is (nothing changed); with ``confirm`` (an
+    address and the form's fields) the table may record it anyway (R7a)."""
     text = say_capitalized(refusal.message)
+    still = say(refusal.still) if refusal.still is not None else ""
     if confirm is None:
-        return Notice(Tone.REFUSED, text, rule=refusal.rule)
+        return Notice(Tone.REFUSED, text, still=still, rule=refusal.rule)
     url, fields = confirm
     return Notice(
-        Tone.REFUSED, text, rule=refusal.rule, confirm_url=url, confirm_fields=tuple(fields.items())
+        Tone.REFUSED,
+        text,
+        still=still,
+        rule=refusal.rule,
+        confirm_url=url,
+        confirm_fields=tuple(fields.items()),
     )
 
 

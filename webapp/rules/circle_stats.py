@@ -5,7 +5,9 @@ applies them) into what the statistics need of it: each side's final score, who 
 hand's points, each seat's highest count and times gone out. :func:`circle_stats` adds up the
 finished games' summaries per person: a person is whoever a circle names by one
 :func:`person_key` (a game's seat is mapped to its person by the circle, so a renamed or merged
-person keeps every game). A partnership win counts for both partners.
+person keeps every game). A partnership win counts for both partners. Head to head, two
+people on opposite sides of a game meet in it, and the one whose side finished with more points
+is ahead in it (level: tied), whoever won the game.
 
 >>> from .actions import EndHand, Play, StartHand
 >>> from .tiles import Tile
@@ -169,13 +171,17 @@ class PersonStats:
 
 @dataclass(frozen=True, slots=True)
 class Meeting:
-    """Two people on opposite sides: how often they met, and how often each side won."""
+    """Two people on opposite sides of the same finished games: in how many each finished
+    ahead of the other (its side with more points), and in how many they finished level. A
+    third side may have won some of those games, so these are not wins: but they always add up,
+    ``first_ahead + second_ahead + tied == games``."""
 
     first: int
     second: int
     games: int
-    first_won: int
-    second_won: int
+    first_ahead: int
+    second_ahead: int
+    tied: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -211,10 +217,12 @@ def circle_stats(games: Sequence[PlayedGame], names: Mapping[int, str]) -> Circl
             for other_seat, other in enumerate(game.people):
                 side, other_side = summary.sides[seat], summary.sides[other_seat]
                 if person < other and side != other_side:
-                    tally = met.setdefault((person, other), [0, 0, 0])
+                    mine, theirs = summary.finals[side], summary.finals[other_side]
+                    tally = met.setdefault((person, other), [0, 0, 0, 0])
                     tally[0] += 1
-                    tally[1] += side in summary.winners
-                    tally[2] += other_side in summary.winners
+                    tally[1] += mine > theirs
+                    tally[2] += theirs > mine
+                    tally[3] += mine == theirs
     standings = sorted(  # a person with no game counted (moved out, filtered) is not standing
         (s for s in people.values() if s.games),
         key=lambda s: (-s.wins, -s.win_rate, -s.points, person_key(s.name)),

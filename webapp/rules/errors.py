@@ -25,6 +25,10 @@ class RuleError(ValueError):
         self.code = code
         self.rule = rule
         self.message = message
+        # A refusal changes nothing, so the turn stays where it was: what the table still does
+        # next ("Ben to play"), given by the state that refused the action (None for input
+        # refused before any state saw it).
+        self.still: Message | None = None
 
     @property
     def params(self) -> Mapping[str, Param]:

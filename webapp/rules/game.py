@@ -299,10 +299,26 @@ class GameState:
         return action
 
     def apply(self, action: Action) -> tuple[GameState, Outcome]:
-        """The state after ``action`` and what it did, or a :class:`RuleError`.
+        """The state after ``action`` and what it did, or a :class:`RuleError` whose ``still``
+        says what the table still does next, since a refusal changes nothing.
 
         A state keeps no earlier states, so it cannot undo: a
-        :class:`~webapp.rules.scorebook.Scorebook` does (it raises :class:`BeyondTheMark`)."""
+        :class:`~webapp.rules.scorebook.Scorebook` does (it raises :class:`BeyondTheMark`).
+
+        >>> state = GameState.replay(Options.make(["Ana", "Ben"]), [StartHand(0), Play(Tile(3, 2))])
+        >>> try:
+        ...     state.apply(Play(Tile(6, 6)))
+        ... except IllegalAction as refusal:
+        ...     print(f"{refusal}. Still: {refusal.still}")
+        no open end shows 6: open ends are 3, 2. Still: Ben to play
+        """
+        try:
+            return self._apply(action)
+        except RuleError as refusal:
+            refusal.still = self.next_step()
+            raise
+
+    def _apply(self, action: Action) -> tuple[GameState, Outcome]:
         if isinstance(action, Undo):
             if not self.can_undo:
                 raise nothing_to_undo()

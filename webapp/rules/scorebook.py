@@ -182,7 +182,9 @@ class Scorebook:
         if len(self.states) > 1:
             back = Scorebook(self.states[:-1], self.hands)
         elif not state.can_undo:
-            raise nothing_to_undo()
+            refusal = nothing_to_undo()
+            refusal.still = state.next_step()
+            raise refusal
         elif rebuild is None:
             raise BeyondTheMark(action)
         else:

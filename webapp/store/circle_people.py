@@ -33,10 +33,6 @@ if TYPE_CHECKING:
     from .store import Store
 
 
-def _nothing() -> None:
-    return None
-
-
 class CirclePeople:
     """The circles of one store's database, and their people."""
 
@@ -76,15 +72,19 @@ class CirclePeople:
             circle_id = db.scalar(select(MEMBERS.c.circle_id).where(MEMBERS.c.game_id == game_id))
         return None if circle_id is None else self.get(circle_id)
 
-    def renaming(self, game_id: str, was: Sequence[str], now: Sequence[str]) -> Callable[[], None]:
+    def renaming(
+        self, game_id: str, was: Sequence[str], now: Sequence[str]
+    ) -> Callable[[Connection], None] | None:
         """A game about to rename players (``was`` → ``now``, by seat: a rename, or its Undo):
         refused first if its circle would then seat one person twice in it (a merged name);
         else what seats each renamed seat as the circle's person of its new name (made if new),
-        to call once the action is written."""
+        to write in the transaction that writes the action (so a seat never stays on the old
+        person of a name the game changed); None if the game is in no circle or renames
+        nobody."""
         renamed = [(seat, name) for seat, name in enumerate(now) if name != was[seat]]
         circle = self.circle_of(game_id) if renamed else None
         if circle is None:
-            return _nothing
+            return None
         with self.store.engine.connect() as db:
             query = select(SEATS.c.seat, SEATS.c.person_id).where(SEATS.c.game_id == game_id)
             seated: dict[int, int] = {seat: person for seat, person in db.execute(query)}
@@ -102,13 +102,12 @@ class CirclePeople:
                     ),
                 )
 
-        def seat_anew() -> None:
-            with self._writing() as db:
-                self._hold(db, circle.id)
-                member = select(MEMBERS.c.circle_id).where(MEMBERS.c.game_id == game_id)
-                if db.scalar(member) == circle.id:  # (not moved to another meanwhile)
-                    self._seat(db, circle.id, game_id, renamed)
-                    self._moved_on(db, circle.id)
+        def seat_anew(db: Connection) -> None:
+            self._hold(db, circle.id)
+            member = select(MEMBERS.c.circle_id).where(MEMBERS.c.game_id == game_id)
+            if db.scalar(member) == circle.id:  # (not moved to another meanwhile)
+                self._seat(db, circle.id, game_id, renamed)
+                self._moved_on(db, circle.id)
 
         return seat_anew
 

@@ -238,11 +238,10 @@ class Store:
         mark = snapshot_row(new_book.state) if isinstance(action, StartHand) else None
         now = utcnow()
         try:
-            if not self._write.append(game_id, seq + 1, to_dict(action), now, mark):
+            if not self._write.append(game_id, seq + 1, to_dict(action), now, mark, seat_anew):
                 raise _Moved
         except (_Moved, self._write.integrity_error):
             raise StaleRevision(self.get(game_id), seq) from None
-        seat_anew()
         self.cache.put(game_id, Part.BOOK, seq + 1, new_book)
         if isinstance(game, Snapshot):
             return replace(game, seq=seq + 1, book=new_book, updated_at=now), outcome

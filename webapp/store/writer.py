@@ -12,13 +12,13 @@ import json
 import os
 import threading
 import weakref
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager, nullcontext
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Engine
+from sqlalchemy import Connection, Engine
 
 from .feed import ChangeFeed
 from .sql import Cursor, Driver, snapshot_values
@@ -228,11 +228,16 @@ class Writer:
         action: dict[str, Any],
         now: datetime,
         mark: dict[str, Any] | None = None,
+        also: Callable[[Connection], None] | None = None,
     ) -> bool:
         """Add event ``seq`` and move the game to it from ``seq - 1``, committed; False if the
         game had moved (nothing written). ``mark`` (``version``, ``hand``, ``state``) is the
-        snapshot of the state the event makes, written in the same transaction."""
-        if self.group is not None:
+        snapshot of the state the event makes, written in the same transaction; so is what
+        ``also`` writes once the event is (a circle's seat that a rename moves), and if it
+        fails, nothing is written at all."""
+        if also is not None:
+            moved = self._append_with(game_id, seq, action, now, mark, also)
+        elif self.group is not None:
             when = self.driver.time(now)
             moved = self.group.append(game_id, seq, json.dumps(action), when, mark)
         else:
@@ -240,6 +245,27 @@ class Writer:
                 moved = cursor.append(game_id, seq, action, now, mark)
         if moved:
             self.feed.announce(game_id, seq)
+        return moved
+
+    def _append_with(
+        self,
+        game_id: str,
+        seq: int,
+        action: dict[str, Any],
+        now: datetime,
+        mark: dict[str, Any] | None,
+        also: Callable[[Connection], None],
+    ) -> bool:
+        """The event and ``also``'s writes in one transaction, on one connection: the event's
+        statements through its DB-API cursor, ``also``'s through SQLAlchemy."""
+        with self.turn(), self.driver.engine.begin() as db:
+            raw = db.connection.cursor()
+            try:
+                moved = Cursor(self.driver, raw).append(game_id, seq, action, now, mark)
+            finally:
+                raw.close()
+            if moved:
+                also(db)
         return moved
 
     @contextmanager
