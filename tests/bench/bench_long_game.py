@@ -56,8 +56,9 @@ PAGES = ("game page", "More", "Rescore", "Replay", "Check")
 def pages_config(database: Path) -> dict[str, object]:
     """The app as served, rate limits checked on every request, with room for the pages the
     benchmark asks."""
-    room = {"RATE_LIMIT_HEAVY": "1000000 per hour", "RATE_LIMIT_REPLAY": "1000000 per hour"}
-    return {**config(database), **room}
+    room = "1000000 per hour"
+    limits = ("RATE_LIMIT_HEAVY", "RATE_LIMIT_REPLAY", "RATE_LIMIT_PAGES")
+    return {**config(database), **dict.fromkeys(limits, room)}
 
 
 def game_of(store: Store, game_id: str, hands: int, seed: int = 7) -> None:

@@ -70,7 +70,8 @@ class Check:
                 return f"{self.what} {value} ≤ {limit}, {under:.0%} under"
             over = amount(self.value - self.limit, self.unit)
             times = self.value / self.limit
-            return f"{self.what} {value} > {limit}, over by {over} ({times:.1f}× the budget)"
+            said = f"{times:.2f}×" if times < 2 else f"{times:.1f}×"  # 1.04×, not 1.0×
+            return f"{self.what} {value} > {limit}, over by {over} ({said} the budget)"
         if self.met:
             return f"{self.what} {value} ≥ {limit}"
         short = amount(self.limit - self.value, self.unit)

@@ -155,7 +155,7 @@ def load_rows(run: Run) -> list[Row]:
         measured = (
             f"{got['served']:.0f} actions/s of {got['asked']:.0f} asked; plays p50 "
             f"{got['p50']:,.0f} ms, p99 {got['p99']:,.0f} ms; followers p50 {got['d50']:,.0f} ms,"
-            f" p99 {got['d99']:,.0f} ms ({got['seen']:,.0f} seen, {got['missed']:.0f} missed); "
+            f" p99 {got['d99']:,.0f} ms ({got['seen']:,.0f} seen, {got['missed']:,.0f} missed); "
             f"{got['errors']:.0f} errors, {got['lost']:.0f} lost; server CPU "
             f"{got['cpu_per_action']:.1f} ms per action"
         )
@@ -256,7 +256,8 @@ def bytes_rows(run: Run) -> list[Row]:
     sizes: dict[str, int] = first_load(bench.client)
     bench.store.close()
     total = sum(sizes.values())
-    parts = ", ".join(f"{Path(path).name or path} {size:,}" for path, size in sizes.items())
+    names = ["the page", *(Path(path).name for path in list(sizes)[1:])]  # the page first
+    parts = ", ".join(f"{name} {size:,}" for name, size in zip(names, sizes.values(), strict=True))
     check = Check("bytes", total, 40_000, "B")
     return [Row(BYTES[0], f"{total:,} B ({parts})", BYTES[1], (check,))]
 

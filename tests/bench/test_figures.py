@@ -52,6 +52,11 @@ def test_a_row_is_missed_when_any_of_its_budgets_is() -> None:
     )
 
 
+def test_a_budget_missed_by_little_says_by_how_little() -> None:
+    check = Check("bytes", 41_464, 40_000, "B")
+    assert check.text() == "bytes 41,464 B > 40,000 B, over by 1,464 B (1.04× the budget)"
+
+
 def test_something_lost_misses_a_budget_of_none() -> None:
     assert Check("missed", 0, 0, "").met
     check = Check("missed", 3, 0, "")
