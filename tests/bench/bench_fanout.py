@@ -43,11 +43,14 @@ from tests.bench.bench_push import HELLO, Clients, Server, free_port  # noqa: E4
 class App(Server):
     """``allfives serve --workers N`` of the checkout at ``code``."""
 
-    def __init__(self, code: Path, folder: Path, name: str, beat: float, workers: int) -> None:
+    def __init__(
+        self, code: Path, folder: Path, name: str, beat: float, workers: int, database: str = ""
+    ) -> None:
+        """On ``database`` (a SQLAlchemy URL), or else a SQLite file of its own in ``folder``."""
         self.port = free_port()
         env = {**os.environ, "PYTHONPATH": str(code), "ALLFIVES_SECRET_KEY": "bench",
                "ALLFIVES_RATE_LIMITS": "off", "ALLFIVES_STREAM_HEARTBEAT": str(beat),
-               "ALLFIVES_DATABASE": str(folder / f"{name}.sqlite3")}  # fmt: skip
+               "ALLFIVES_DATABASE": database or str(folder / f"{name}.sqlite3")}  # fmt: skip
         serve = [
             "-m",
             "webapp.serve.cli",

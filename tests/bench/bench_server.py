@@ -51,6 +51,7 @@ from webapp.store.cache import BUDGET as CACHE_BUDGET
 
 # Run as a script, this folder is on the path but not the repository: the tests' scripts are.
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+from tests.bench.figures import legacy_table
 from tests.scripts import EXAMPLE_A, scripted_actions
 from webapp.web.security import signed
 
@@ -161,12 +162,13 @@ class Bench:
         self.lead_and_undo(game_id, "htmx")
 
 
-def measure_play(bench: Bench, rounds: int) -> None:
+def measure_play(bench: Bench, rounds: int) -> dict[str, tuple[float, float]]:
     """Round after round, the bare endpoint then each kind of request, so that whatever else
     the machine does slows the reference as much as what is measured against it: a lead (it
     changes the picker's name and the controls too), a play mid-hand (3-2 led, then 2-2, which
     fits one end and scores nothing), each with its undo; a play through the API; and a poll
-    that finds nothing changed, as a following screen sends every 2 s."""
+    that finds nothing changed, as a following screen sends every 2 s. Returns each kind's
+    median seconds with the bare endpoint's, by name."""
     bare = Flask("bare")
     bare.add_url_rule("/", "bare", lambda: "ok")
     bare_client = bare.test_client()
@@ -205,6 +207,7 @@ def measure_play(bench: Bench, rounds: int) -> None:
             f"{ratio:.1f}× ({took * 1e3:.2f} ms against {bare_time * 1e6:.0f} µs)",
             f"{budget}×",
         )
+    return {name: (took, bare_time) for took, (name, _, _) in zip(taken, kinds, strict=True)}
 
 
 def _none(_result: object) -> None:
@@ -229,7 +232,16 @@ def measure_long_game(bench: Bench, database: Path, rounds: int, restarts: int) 
         f"{long_time / new_time:.2f}×",
         "1.2×",
     )
-    # Each restart is a new process: its first play of the game, then the next (warm) one.
+    measure_restart(bench, database, long, restarts)
+
+
+def measure_restart(
+    bench: Bench, database: Path, long: str, restarts: int
+) -> tuple[int, float, float, float]:
+    """The first play of the game ``long`` after a restart against the next (warm) play in that
+    process, and a really new game's first play after a restart, each the median of
+    ``restarts`` new processes: its hand, then the three times."""
+    hand = bench.store.get(long).state.hand_number
     cold_long = [first_play(database, long) for _ in range(restarts)]
     cold_new = [first_play(database, bench.new_game()) for _ in range(restarts)]
     first, warm = (statistics.median(run[i] for run in cold_long) for i in (0, 1))
@@ -245,6 +257,7 @@ def measure_long_game(bench: Bench, database: Path, rounds: int, restarts: int) 
         f"{first / new_first:.1f}× a new game's first play after a restart",
         "2×",
     )
+    return hand, first, warm, new_first
 
 
 def first_play(database: Path, game_id: str) -> tuple[float, float]:
@@ -270,8 +283,8 @@ def plays_after_start(database: str, game_id: str) -> tuple[float, float]:
     return first, warm
 
 
-def measure_memory(database: Path) -> None:
-    """The memory a cached game of 1,000 actions holds once served, in a fresh app: after a
+def measure_memory(database: Path) -> float:
+    """The bytes a cached game of 1,000 actions holds once served, in a fresh app: after a
     first game has warmed what every game shares, the growth from serving two more, halved."""
     bench = Bench(create_app(config(database)))
     games = [bench.long_game(1000, seed) for seed in (11, 12, 13)]
@@ -297,6 +310,7 @@ def measure_memory(database: Path) -> None:
     )
     measure_process_caches()
     bench.store.close()
+    return each
 
 
 def measure_process_caches() -> None:
@@ -479,9 +493,7 @@ def main() -> None:
             measure_profile(bench, rounds, hints)
         bench.store.close()
         measure_memory(Path(folder) / "memory.sqlite3")
-    print("\n| figure | measured | budget |\n| --- | --- | --- |")
-    for name, measured, budget in FIGURES:
-        print(f"| {name} | {measured} | {budget or '—'} |")
+    print(f"\n{legacy_table(FIGURES)}")
 
 
 if __name__ == "__main__":

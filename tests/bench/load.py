@@ -49,6 +49,7 @@ from webapp.rules import Action, Draw, EndHand, Play, StartHand
 
 # Run as a script, this folder is on the path but not the repository: the tests' scripts are.
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+from tests.bench.figures import percentile
 from tests.scripts import scripted_actions
 
 PERIOD = 2.0
@@ -272,7 +273,9 @@ def run(
     workers: int,
     db: str = "",
     followers: int = 0,
-) -> None:
+) -> dict[str, float]:
+    """``count`` tables for ``seconds`` on a new server: prints the run's figures and returns
+    them (actions/s served and asked, latencies and the followers' delays in ms, counts)."""
     rng = random.Random(count)
     with tempfile.TemporaryDirectory() as folder:
         server = start_server(db or Path(folder) / "load.sqlite3", port, threads, workers)
@@ -343,7 +346,7 @@ def run(
     errors = [e for t in tables for e in t.errors]
     done = sum(t.acknowledged for t in tables)
     p50 = statistics.median(latencies) * 1e3
-    p99 = latencies[int(len(latencies) * 0.99) - 1] * 1e3
+    p99 = percentile(latencies, 0.99) * 1e3
     asked = count / PERIOD
     served = done / drained
     print(
@@ -352,8 +355,9 @@ def run(
         f"{asked:.0f}/s asked, p50 {p50:6.1f} ms, p99 {p99:7.1f} ms, errors {len(errors)}, "
         f"tables whose stored log differs from what was acknowledged: {lost}"
     )
+    delays: list[float] = []
+    missed = 0
     if followers:
-        delays, missed = [], 0
         for table in tables:
             for heard in table.heard:
                 # A follower behind is sent the game as it now stands: a play is seen with the
@@ -365,9 +369,8 @@ def run(
                         missed += 1
                     else:
                         delays.append(max(0.0, first - table.sent[seq]))
-        delays.sort()
-        d50 = statistics.median(delays) * 1e3 if delays else float("nan")
-        d99 = delays[max(0, int(len(delays) * 0.99) - 1)] * 1e3 if delays else float("nan")
+        d50 = percentile(delays, 0.5) * 1e3
+        d99 = percentile(delays, 0.99) * 1e3
         print(
             f"   {followers} followers a table: a play seen by each, from its request: p50 "
             f"{d50:.0f} ms, p99 {d99:.0f} ms ({len(delays)} seen, {missed} missed)"
@@ -391,9 +394,28 @@ def run(
         ROWS.append(f"| server CPU per action, {count:,} tables | {per_action:.1f} ms | 2 ms |")
     if errors:
         print("   first errors:", errors[:3])
+    return {
+        "served": served,
+        "asked": asked,
+        "p50": p50,
+        "p99": p99,
+        "errors": len(errors),
+        "lost": lost,
+        "seen": len(delays),
+        "missed": missed,
+        "d50": percentile(delays, 0.5) * 1e3,
+        "d99": percentile(delays, 0.99) * 1e3,
+        "cpu_per_action": per_action,
+    }
 
 
 ROWS: list[str] = []  # the README's table rows of this run
+
+
+def allow_open_files(wanted: int) -> None:
+    """Let this process hold ``wanted`` open files (sockets), as far as the hard limit allows."""
+    hard = resource.getrlimit(resource.RLIMIT_NOFILE)[1]
+    resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, wanted), hard))
 
 
 def _seconds(milliseconds: float) -> str:
@@ -421,9 +443,7 @@ def main() -> None:
             args.port = probe.getsockname()[1]
     print(f"allfives serve --workers {args.workers} --threads {args.threads}")
     if args.followers:
-        hard = resource.getrlimit(resource.RLIMIT_NOFILE)[1]
-        wanted = max(args.tables) * (args.followers + 1) + 1000
-        resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, wanted), hard))
+        allow_open_files(max(args.tables) * (args.followers + 1) + 1000)
     for count in args.tables:
         run(count, args.seconds, args.port, args.threads, args.workers, args.db, args.followers)
     print("\n| figure | measured | budget |\n| --- | --- | --- |")
