@@ -15,7 +15,7 @@ from tests.conftest import AppMaker
 from tests.scripts import HAND_OF_FIVE
 from tests.tables import CSRF_TOKEN, HX, Table, device, text
 from webapp.i18n import COOKIE
-from webapp.rules import Status
+from webapp.rules import EndHand, StartHand, Status
 from webapp.rules.options import OPTION_SPECS, PRESET_LIST
 
 # --- home, rules, new game ------------------------------------------------------------------------
@@ -763,6 +763,43 @@ def test_the_log_of_a_long_game_lists_every_hand_newest_first(table: Table) -> N
     log = table.more().text.split("Game log", 1)[1]
     assert [int(n) for n in re.findall(r"<h3>Hand (\d+) ", log)] == [5, 4, 3, 2, 1]
     assert log.count('class="audit-summary"') == 1  # hand 4's; hand 5 is not settled now
+
+
+def test_the_hand_before_reads_as_a_fresh_page_would_as_the_game_moves(table: Table) -> None:
+    """The settled hand listed before the one being played is put in words once per
+    settlement and kept: after a rename, and after its settlement is undone and made again,
+    the log reads exactly as a page worked out from nothing (nothing of the game kept)."""
+    from tests.scripts import scripted_actions
+
+    table.create("Ana", "Ben", "Cy", target="10000")
+    actions = scripted_actions(random.Random(3), 3, 400)
+    for seq, action in enumerate(actions):
+        table.store.apply(table.game_id, seq, action)
+        if table.state.hand_number == 3 and table.state.status is Status.PLAYING:
+            break
+    said = table.more().text.split("<h3>Hand 2 ", 1)[1]
+    assert "Ben played" in said  # the hand as it was played, kept
+
+    def as_fresh() -> str:
+        kept = table.more().text
+        table.store.cache.clear()
+        assert kept == table.more().text
+        return kept
+
+    assert table.post("rename", seat="1", name="Benedict").status_code == 303
+    assert "Cy renamed to Benedict" not in as_fresh()  # seat 1 is Ben's
+    assert "Ben renamed to Benedict" in table.more().text  # hand 2 in words, kept again
+    while table.state.hand_number == 3:  # back to before hand 2 was settled
+        table.undo()
+    table.undo()
+    assert "<h3>Hand 2 " in table.more().text and table.state.status is Status.HAND_OVER
+    tapped = [action for action in actions if isinstance(action, EndHand)][1]  # hand 2's
+    typed = EndHand.of({seat: report.pips for seat, report in tapped.reports})  # as pips
+    table.store.apply(table.game_id, table.seq, typed)
+    start = [action for action in actions if isinstance(action, StartHand)][2]
+    table.store.apply(table.game_id, table.seq, start)
+    now = as_fresh().split("<h3>Hand 2 ", 1)[1].split("<h3>Hand 1 ")[0]
+    assert now != said.split("<h3>Hand 1 ")[0]  # its audit now says the tiles were typed
 
 
 def test_the_rules_page_draws_the_house_rules(client: FlaskClient) -> None:

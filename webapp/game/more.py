@@ -5,7 +5,7 @@ hints and the share links. Built here, in the view, so that no template reads th
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from flask import render_template, url_for
@@ -161,22 +161,39 @@ def _log(table: Table) -> tuple[LogHand, ...]:
 
     Only the last two hands are listed action by action, so a play costs the same in the
     twentieth hand as in the first; earlier hands keep their heading and a link to their
-    replay. Their states, one per action in effect, are a scorebook's from the start of the
-    hand before (its mark announces that hand)."""
+    replay. The hand being played is read from the scorebook kept with the game; the settled
+    hand before it is worked out once per settlement (its states folded from the snapshot of
+    its start, its actions put in words) and kept."""
     snapshot = table.snapshot
     state = snapshot.state
     newest = state.hand.number if state.hand else 0
     keep_from = max(1, newest - 1) if newest else 0
-    states = store().reaching(snapshot, keep_from).states
-    hands: dict[int, list[LogEntry]] = {
-        result.number: [] for result in state.results if result.number < keep_from
+    hands: dict[int, tuple[LogEntry, ...]] = {
+        result.number: () for result in state.results if result.number < keep_from
     }
+    if keep_from < newest:
+
+        def settled() -> dict[int, tuple[LogEntry, ...]]:
+            return _entries(store().reaching(snapshot, keep_from).states, keep_from, newest)
+
+        piece = (Part.SETTLED_LOG, str(get_locale()), keep_from, state.options)
+        revision = store().settled(snapshot)
+        hands.update(store().cache.get_or_make(snapshot.id, piece, revision, settled))
+    hands.update(_entries(store().reaching(snapshot, newest).states, newest, newest + 1))
+    return tuple(LogHand(number, found) for number, found in sorted(hands.items(), reverse=True))
+
+
+def _entries(states: Sequence[GameState], first: int, end: int) -> dict[int, tuple[LogEntry, ...]]:
+    """The actions that led to ``states`` in words, by hand, for hands ``first`` to ``end``
+    (not included). The states are a scorebook's from the start of a hand (its mark announces
+    that hand)."""
+    hands: dict[int, list[LogEntry]] = {}
     for before, current in zip((None, *states), states, strict=False):
         if before is None and not current.can_undo:
             continue  # a game not started yet: no action made it
         hand, earlier = current.hand, before.hand if before else None
         number = hand.number if hand else 0
-        if number < keep_from:
+        if not first <= number < end:
             continue
         entry = LogEntry(say(current.done))
         if before is not None and len(current.results) > len(before.results):
@@ -188,9 +205,7 @@ def _log(table: Table) -> tuple[LogHand, ...]:
         else:
             entry = LogEntry(entry.text, "start")
         hands.setdefault(number, []).append(entry)
-    return tuple(
-        LogHand(number, tuple(found)) for number, found in sorted(hands.items(), reverse=True)
-    )
+    return {number: tuple(found) for number, found in hands.items()}
 
 
 def _fixable(table: Table) -> tuple[FixEntry, ...]:

@@ -39,6 +39,7 @@ class Part(enum.StrEnum):
     RESCORED = "rescored"  # the settled hands replayed under other options (per options)
     SETTLED = "settled"  # the settled prefix of the log as of each action in effect
     AUDITS = "audits"  # the settled hands' audits (store.history.Audits)
+    SETTLED_LOG = "settled-log"  # the game log's settled hand before the current one, in words
     OLDER_HANDS = "older-hands"  # the game log's older hands, drawn (per link and language)
     STARTS = "starts"  # where each hand starts in the log (store.hands), per revision
     HAND = "hand"  # one hand replayed from its start's snapshot (per start and end)

@@ -266,6 +266,10 @@ class Store:
         """R30: when a timed game's time is up, or None (no limit, or no lead yet)."""
         return past.clock_ends(self, snapshot)
 
+    def settled(self, snapshot: Snapshot) -> int:
+        """How many actions lead up to the last settlement in effect (settled hands' revision)."""
+        return past.settled(self, snapshot)
+
     def audits(self, snapshot: Snapshot) -> past.Audits:
         """The audits of the game's last two settled hands (R6, R7), kept per settlement."""
         return past.audits(self, snapshot)
