@@ -1,0 +1,122 @@
+"""The pieces of the game screen kept for the process (README, "Performance") change nothing a
+phone is sent: every page and answer below is the same, byte for byte, whether its pieces
+came from the caches, filled by other games, languages and states before it, or were made
+afresh with the caches cleared.
+
+Two games are played alike, move for move; each request is sent to the first with the caches
+as earlier requests left them, then, the caches cleared, to the second (the games' ids put
+aside, the answers must match).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+from werkzeug.test import TestResponse
+
+from tests.scripts import EXAMPLE_C
+from tests.tables import Table
+from webapp.game import regions
+from webapp.ui import picker
+
+KEPT = (picker._plain_tiles, picker._plain_tile, regions.count_options)
+
+
+def clear() -> None:
+    for function in KEPT:
+        function.cache_clear()
+
+
+class Pair:
+    """Two tables entering the same game, one the caches' way and one afresh."""
+
+    def __init__(self, app: Flask, client: FlaskClient) -> None:
+        self.kept, self.fresh = Table(app, client), Table(app, client)
+        for table in (self.kept, self.fresh):
+            table.create("Ana", "Ben", "Cy")
+            table.start(leader="0")
+
+    def same(self, ask: Callable[[Table], TestResponse]) -> str:
+        """``ask`` of each game; the answers, ids aside, must be the same. The kept one's."""
+        kept = self._said(self.kept, ask)
+        clear()
+        fresh = self._said(self.fresh, ask)
+        assert kept == fresh
+        assert kept.count("<") > 5  # a page or regions, not an error
+        return kept
+
+    def both(self, act: Callable[[Table], TestResponse]) -> None:
+        for table in (self.kept, self.fresh):
+            assert act(table).status_code in (200, 303)
+
+    @staticmethod
+    def _said(table: Table, ask: Callable[[Table], TestResponse]) -> str:
+        response = ask(table)
+        assert response.status_code == 200, response.status_code
+        body = response.get_data(as_text=True)
+        view = table.store.get(table.game_id).view_id
+        return body.replace(table.game_id, "GAME").replace(view, "VIEW")
+
+
+def page(table: Table) -> TestResponse:
+    return table.page()
+
+
+def in_language(code: str) -> Callable[[Table], TestResponse]:
+    return lambda table: table.page(headers={"Cookie": f"language={code}"})
+
+
+def turned(table: Table) -> TestResponse:
+    return table.page(headers={"Cookie": "turned=1"})
+
+
+def htmx_play(tile: str, end: str | None = None) -> Callable[[Table], TestResponse]:
+    return lambda table: table.play(tile, end, htmx=True)
+
+
+@pytest.fixture
+def pair(app: Flask, client: FlaskClient) -> Pair:
+    return Pair(app, client)
+
+
+def test_a_new_hand_and_its_lead_are_sent_alike_from_the_caches(pair: Pair) -> None:
+    for code in ("ro", "ha", "en"):
+        pair.same(in_language(code))
+    pair.same(turned)
+    first = pair.same(page)
+    assert 'id="pick-5-5"' in first
+    answer = pair.same(htmx_play("5-5"))  # the lead: the picker's tile and the controls sent
+    assert 'id="pick-5-5"' in answer and '<option value="7">7</option></select>' in answer
+    pair.same(page)
+
+
+def test_a_hand_in_play_a_choice_and_a_settlement_are_sent_alike(pair: Pair) -> None:
+    for tile, end in (("5-5", None), ("5-3", "left"), ("5-2", "right")):
+        pair.both(lambda table, tile=tile, end=end: table.play(tile, end))
+    choice = pair.same(htmx_play("3-2"))  # it fits the left end and the right: which one?
+    assert "3-2" in choice
+    pair.same(turned)
+    pair.same(htmx_play("3-2", "left"))
+    pair.same(htmx_play("2-2", "left"))  # a double on the left, mid-hand
+    pair.same(in_language("lo"))
+    pair.same(htmx_play("5-0", "up"))
+    pair.same(lambda table: table.draw(3, htmx=True))
+    pair.same(page)
+
+
+def test_a_whole_hand_and_its_settlement_are_sent_alike(app: Flask, client: FlaskClient) -> None:
+    pair = Pair(app, client)
+    for move in EXAMPLE_C[:-1]:
+        pair.same(lambda table, move=move: table.move(move, htmx=True))
+        pair.same(page)
+    pair.both(lambda table: table.move(EXAMPLE_C[-1]))  # Ana goes out: the hand is settled
+    pair.same(page)
+    pair.same(in_language("su"))
+    pair.both(lambda table: table.settle(step="confirm", tiles_1=["6-5", "1-1"], tiles_2=["3-4"]))
+    pair.same(page)  # the hand settled: its scores
+    pair.both(lambda table: table.start())
+    second = pair.same(page)
+    assert 'id="pick-2-0"' in second and "tile played" not in second  # a whole picker again
