@@ -21,8 +21,9 @@ from tests.scripts import EXAMPLE_C
 from tests.tables import Table
 from webapp.game import regions
 from webapp.ui import picker
+from webapp.web import game
 
-KEPT = (picker._plain_tiles, picker._plain_tile, regions.count_options)
+KEPT = (picker._plain_tiles, picker._plain_tile, regions.count_options, game._game_address)
 
 
 def clear() -> None:
@@ -83,6 +84,11 @@ def in_language(code: str) -> Callable[[Table], TestResponse]:
 turned = with_cookie("turned", "1")  # the layout as seen from across the table
 
 
+def watched(table: Table) -> TestResponse:
+    """The game by its watch link: every link on it a watch link."""
+    return table.client.get(f"/v/{table.store.get(table.game_id).view_id}")
+
+
 def htmx_play(tile: str, end: str | None = None) -> Callable[[Table], TestResponse]:
     return lambda table: table.play(tile, end, htmx=True)
 
@@ -96,6 +102,7 @@ def test_a_new_hand_and_its_lead_are_sent_alike_from_the_caches(pair: Pair) -> N
     for code in ("ro", "ha", "en"):
         assert f'<html lang="{code}"' in pair.same(in_language(code))
     pair.same(turned)
+    assert "/g/GAME" not in pair.same(watched)
     first = pair.same(page)
     assert 'id="pick-5-5"' in first
     answer = pair.same(htmx_play("5-5"))  # the lead: the picker's tile and the controls sent
@@ -112,6 +119,7 @@ def test_a_hand_in_play_a_choice_and_a_settlement_are_sent_alike(pair: Pair) -> 
     pair.same(htmx_play("3-2", "left"))
     pair.same(htmx_play("2-2", "left"))  # a double on the left, mid-hand
     pair.same(in_language("lo"))
+    pair.same(watched)
     pair.same(htmx_play("5-0", "up"))
     pair.same(lambda table: table.draw(3, htmx=True))
     pair.same(page)
