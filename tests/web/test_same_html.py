@@ -138,3 +138,13 @@ def test_a_whole_hand_and_its_settlement_are_sent_alike(app: Flask, client: Flas
     pair.both(lambda table: table.start())
     second = pair.same(page)
     assert 'id="pick-2-0"' in second and "tile played" not in second  # a whole picker again
+
+
+def test_a_games_addresses_follow_the_path_the_app_is_served_under(pair: Pair) -> None:
+    """Kept per path too: the same game under ``/tables`` (a proxy's prefix) links there."""
+    pair.both(lambda table: table.play("5-5"))
+    table = pair.kept
+    at_root = table.client.get(table.url).get_data(as_text=True)
+    assert f'action="/g/{table.game_id}/draw"' in at_root
+    prefixed = table.client.get(table.url, base_url="http://localhost/tables/")
+    assert f'action="/tables/g/{table.game_id}/draw"' in prefixed.get_data(as_text=True)
