@@ -26,7 +26,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     from .i18n import compiled, words
     from .store import Unusable, open_store
     from .ui import tiles
-    from .web import compress, errors, game, htmx, limits, security, sharing
+    from .web import answers, compress, errors, game, headers, limits, security, sharing
     from .web.pages import App
 
     instance = os.environ.get("ALLFIVES_INSTANCE")  # default: Flask's instance/ folder
@@ -59,7 +59,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     words.register(app)  # engine messages printed by templates, in that language
     compiled.register(app)  # and the templates' own sentences, compiled in per language
     game.register(app)  # the game named by the URL, read once per request
-    htmx.register(app)
+    answers.register(app)  # JSON written by orjson
     # Globals rather than context: the tile macros are imported without the template's context.
     app.jinja_env.globals.update(
         tile_svg=tiles.tile_svg,
@@ -73,6 +73,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     shell.register(app)  # the installable app: manifest, service worker, offline page
     errors.register(app)
     security.register(app)
+    headers.register(app)  # Vary, the security headers and the language, in one pass
     sharing.register(app)  # a share link's QR code, an image of its own
     compress.register(app)
     return app

@@ -10,7 +10,10 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import ClassVar
+
+from markupsafe import Markup
 
 from ..i18n.words import ngettext
 from ..ui.labels import Held, Why
@@ -227,6 +230,18 @@ class Controls:
     clock_left: str = ""  # the minutes and seconds left when the page was drawn ("12:05")
     can_call_time: bool = False  # R30: the "Time" control
     overtime: str = ""  # R30: who plays on after time, in words
+
+    @property
+    def draw_options(self) -> Markup:
+        """The choices of how many tiles to draw: 1 to ``draw_max``."""
+        return count_options(self.draw_max)
+
+
+@lru_cache(maxsize=32)
+def count_options(most: int) -> Markup:
+    """A select's options 1 to ``most``, made once per number: the controls sent with nearly
+    every play list them (at most 28: the tiles of a set)."""
+    return Markup("".join(f'<option value="{n}">{n}</option>' for n in range(1, most + 1)))
 
 
 @dataclass(frozen=True, slots=True)

@@ -21,7 +21,6 @@ from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 from flask import Blueprint, Flask, current_app, has_request_context, redirect, request, url_for
 from flask.typing import ResponseReturnValue
-from flask.wrappers import Response
 from flask_babel import Babel, gettext
 
 from ..config import StartupError
@@ -189,9 +188,4 @@ def register(app: Flask) -> None:
             "language_menu": menu,
         }
 
-    @app.after_request
-    def say_language(response: Response) -> Response:
-        if request.endpoint != "static":
-            response.headers["Content-Language"] = str(get_locale()).replace("_", "-")
-            response.vary.update(("Accept-Language", "Cookie"))
-        return response
+    # Each answer says its language (Content-Language, Vary): web/headers.py, with the others.

@@ -27,7 +27,7 @@ from babel import Locale
 from babel.lists import format_list
 from babel.numbers import format_decimal
 from babel.support import NullTranslations
-from flask import g, has_app_context
+from flask.globals import _cv_app  # the app context itself, without a proxy's lookups
 from flask_babel import LazyString, get_translations
 from jinja2 import pass_context
 
@@ -88,24 +88,28 @@ def format_timedelta(delta: timedelta) -> str:
 
 def get_locale() -> Locale:
     """The request's locale, looked up once per request (Flask-Babel's lookup goes through
-    several context proxies each time); the engine's own language outside a request."""
-    if not has_app_context():
+    several context proxies each time); the engine's own language outside a request. A play's
+    answer asks a few dozen times: the app context is read from its context variable, not
+    through the ``g`` and ``has_app_context`` proxies."""
+    context = _cv_app.get(None)
+    if context is None:
         return SOURCE_LOCALE
-    found: Locale | None = g.get("reader_locale")
+    found: Locale | None = getattr(context.g, "reader_locale", None)
     if found is None:
         chosen = flask_babel.get_locale()
-        found = g.reader_locale = chosen if isinstance(chosen, Locale) else SOURCE_LOCALE
+        found = context.g.reader_locale = chosen if isinstance(chosen, Locale) else SOURCE_LOCALE
     return found
 
 
 def catalog() -> NullTranslations:
     """The request's catalog in the reader's language, looked up once per request: every
     sentence of the request, the templates' too, is translated through it."""
-    if not has_app_context():
+    context = _cv_app.get(None)
+    if context is None:
         return NullTranslations()
-    found: NullTranslations | None = g.get("reader_catalog")
+    found: NullTranslations | None = getattr(context.g, "reader_catalog", None)
     if found is None:
-        found = g.reader_catalog = get_translations()
+        found = context.g.reader_catalog = get_translations()
     return found
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Collection
 from dataclasses import dataclass
+from functools import lru_cache
 
 from ..rules import DOUBLE_SIX, Arm, Placement, Tile
 
@@ -32,6 +33,11 @@ def picker_tiles(
 ) -> tuple[PickerTile, ...]:
     """The 28 tiles: played if ``on_table``; with ``hints``, whether each fits now (R5) and its
     best points (R11). Before the lead every tile fits, so only the scoring leads are marked."""
+    if not hints:
+        played = 0
+        for tile in on_table:
+            played |= _BIT.get(tile, 0)
+        return _plain_tiles(played)
     tiles = []
     for tile in DOUBLE_SIX:
         played = tile in on_table
@@ -40,6 +46,22 @@ def picker_tiles(
         fits = bool(places) and (not leading or best > 0)
         tiles.append(PickerTile(str(tile), played, fits, best))
     return tuple(tiles)
+
+
+_BIT = {tile: 1 << number for number, tile in enumerate(DOUBLE_SIX)}  # a tile's bit in a set
+
+
+@lru_cache(maxsize=512)
+def _plain_tiles(played: int) -> tuple[PickerTile, ...]:
+    """The 28 tiles without hints, the played ones (``played``: a bit per tile) marked. Each
+    play's answer compares the picker before and after it, and the "before" was the previous
+    answer's "after": kept, it is not made again (an entry: a tuple of 28 shared tiles)."""
+    return tuple(_plain_tile(tile, bool(played & _BIT[tile])) for tile in DOUBLE_SIX)
+
+
+@lru_cache(maxsize=64)
+def _plain_tile(tile: Tile, played: bool) -> PickerTile:
+    return PickerTile(str(tile), played, False, 0)
 
 
 @dataclass(frozen=True, slots=True)

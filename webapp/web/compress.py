@@ -36,6 +36,8 @@ import zopfli.gzip
 from flask import Flask, current_app, request
 from flask.wrappers import Response
 
+from .headers import add_vary
+
 MIN_SIZE = 1500
 COMPRESSIBLE = ("text/", "application/json", "application/javascript", "image/svg+xml")
 STATIC_ITERATIONS = 15  # Zopfli's default: more shaves a few bytes for several times the time
@@ -80,7 +82,7 @@ def _minified(path: str, mimetype: str) -> str:
 def register(app: Flask) -> None:
     @app.after_request
     def compress(response: Response) -> Response:
-        response.vary.add("Accept-Encoding")
+        add_vary(response.headers, ("Accept-Encoding",))
         if (
             "gzip" not in request.headers.get("Accept-Encoding", "")
             or response.status_code < 200

@@ -128,15 +128,7 @@ def register(app: Flask) -> None:
                 ),
             )
 
-    @app.after_request
-    def secure_headers(response: Response) -> Response:
-        for name, value in HEADERS.items():
-            response.headers.setdefault(name, value)
-        if request.endpoint != "static" and "Cache-Control" not in response.headers:
-            response.headers["Cache-Control"] = NO_STORE  # a route may say otherwise (sw.js)
-        if request.is_secure or app.config["SESSION_COOKIE_SECURE"]:  # HTTPS, or behind it
-            response.headers.setdefault("Strict-Transport-Security", HSTS)
-        return response
+    # The security headers themselves are set with the others, in one pass (web/headers.py).
 
 
 def public_url(endpoint: str, **values: Any) -> str:
