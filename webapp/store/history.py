@@ -138,7 +138,7 @@ def settled(store: Store, snapshot: Snapshot) -> int:
 
 def audits(store: Store, snapshot: Snapshot) -> Audits:
     """The audits of the last two settled hands, and which hand was settled last: each hand
-    replayed from its start (``store.hands``), worked out once per revision."""
+    replayed from its start (``store.hands``), worked out once per settlement."""
     state = snapshot.state
     if not state.results:
         return NO_AUDITS
@@ -153,5 +153,8 @@ def audits(store: Store, snapshot: Snapshot) -> Audits:
                 by_hand[number] = checked
         return Audits(last, by_hand)
 
-    found: Audits = store.cache.get_or_make(snapshot.id, Part.AUDITS, snapshot.seq, made)
+    # The settled hands change only with a settlement, so a play in the hand after them
+    # finds them kept.
+    piece = (Part.AUDITS, state.hand_number)
+    found: Audits = store.cache.get_or_make(snapshot.id, piece, settled(store, snapshot), made)
     return found
