@@ -155,3 +155,17 @@ def test_the_game_screen_loads_only_its_own_stylesheet(playing: Table) -> None:
     for page in ("/", "/rules", f"{playing.url}/check", f"{playing.url}/more"):
         html = playing.client.get(page).get_data(as_text=True)
         assert sheets.findall(html) == ["app.css", "pages.css"], page
+
+
+def test_the_keys_list_comes_with_more_not_with_every_game_screen(playing: Table) -> None:
+    """The keyboard's keys are listed in More (``?`` opens it): the list comes with More's
+    content, asked for when it opens, and takes its place in the sheet; a watch link has none."""
+    page = playing.page().get_data(as_text=True)
+    assert "keys-list" not in page
+    assert '<div id="keys" hidden></div>' in page  # its place in the sheet
+    more = playing.more(headers=HX).get_data(as_text=True)
+    assert '<details class="more-section keys" id="keys" hx-swap-oob="true">' in more
+    assert "Draw, Pass, Undo" in more
+    watch = f"/v/{playing.store.get(playing.game_id).view_id}"
+    assert "keys-list" not in playing.client.get(f"{watch}/more", headers=HX).get_data(as_text=True)
+    assert "keys-list" not in playing.more().get_data(as_text=True)  # without JavaScript: no keys
