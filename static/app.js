@@ -905,7 +905,8 @@
     if (!heading) return false;
     keysAsked = false;
     list.open = true;
-    heading.focus();
+    heading.focus({ preventScroll: true });
+    list.scrollIntoView({ block: "start" }); // the list in view, not only its heading
     return true;
   }
 
