@@ -15,6 +15,7 @@ import zopfli.gzip
 from flask import Flask
 from flask.testing import FlaskClient
 
+from tests.bench.first_load import BUDGET, first_load
 from tests.tables import CSRF_TOKEN, HX, Table, device
 from webapp.web.compress import PACKED, _static_gzip
 
@@ -155,6 +156,13 @@ def test_the_game_screen_loads_only_its_own_stylesheet(playing: Table) -> None:
     for page in ("/", "/rules", f"{playing.url}/check", f"{playing.url}/more"):
         html = playing.client.get(page).get_data(as_text=True)
         assert sheets.findall(html) == ["app.css", "pages.css"], page
+
+
+def test_a_game_screens_first_load_is_within_its_budget(client: FlaskClient) -> None:
+    """What a phone at the table waits for the first time it opens a game: the screen and every
+    file it loads as it opens, as sent gzip (README's budget: 40 KB)."""
+    sizes = first_load(client)
+    assert sum(sizes.values()) <= BUDGET, sizes
 
 
 def test_the_keys_list_comes_with_more_not_with_every_game_screen(playing: Table) -> None:
