@@ -785,8 +785,8 @@
   // pressed, so the server decides as for a tap (it fits one end: played; several: the end
   // choice, where 1, 2, … pick an end and Esc cancels). The arrows move among the tiles, or the
   // ends (one tab stop each). d, p, u press Draw, Pass, Undo; o, s, n say the open ends, the
-  // scores and what each side needs ([data-read], drawn by the server); ? shows the keys (in
-  // More). The keys work only while the focus is in the game (WCAG 2.1.4), never in a text
+  // scores and what each side needs ([data-read], drawn by the server); ? shows the keys' list
+  // (in More, which brings it). The keys work only while the focus is in the game (WCAG 2.1.4), never in a text
   // field or with Ctrl, Alt or Meta. Every sentence is the page's own (#game's data-say-*).
 
   // This phone's ⚙ may turn the keys off (for a screen reader whose own keys they would take):
@@ -894,14 +894,41 @@
     return true;
   }
 
+  // ? opens More with its keys' list, the focus on the list's heading. The list comes with the
+  // sheet's content, asked for as the sheet opens (not in every page); until it has come there
+  // is nothing to focus, and when it cannot come (offline) the live region says so.
+  var keysAsked = false;
+
+  function keysShown() {
+    var list = document.getElementById("keys");
+    var heading = list && list.querySelector("summary");
+    if (!heading) return false;
+    keysAsked = false;
+    list.open = true;
+    heading.focus({ preventScroll: true });
+    list.scrollIntoView({ block: "start" }); // the list in view, not only its heading
+    return true;
+  }
+
   function showKeys() {
     var more = document.getElementById("more");
-    var list = document.getElementById("keys");
-    if (!more || !list) return;
-    more.open = true;
-    list.open = true;
-    list.querySelector("summary").focus();
+    if (!more || !document.getElementById("keys")) return; // a watch link: no keys
+    if (more.open && keysShown()) return;
+    keysAsked = true;
+    if (more.open) more.dispatchEvent(new Event("toggle")); // its content asked for again
+    else more.open = true; // its toggle asks for its content
   }
+
+  document.addEventListener("htmx:afterSettle", function (event) {
+    if (keysAsked && event.target.id === "more-live") keysShown();
+  });
+  ["htmx:sendError", "htmx:timeout", "htmx:responseError"].forEach(function (name) {
+    document.addEventListener(name, function (event) {
+      if (!keysAsked || event.target.id !== "more-live" || keysShown()) return;
+      keysAsked = false;
+      readOut(words(document.querySelector("[data-keys]"), "keysOffline"));
+    });
+  });
 
   document.addEventListener("keydown", function (event) {
     var game = document.getElementById("game");

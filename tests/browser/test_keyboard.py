@@ -388,3 +388,37 @@ def test_the_keys_are_turned_off_and_on_in_this_phones_settings(
     settings(page)
     expect(page.get_by_role("button", name="Keys on the game screen")).to_be_visible()
     expect(page.locator("[data-keys-note]")).to_be_hidden()
+
+
+def test_question_mark_opens_more_with_the_keys_and_says_so_offline(
+    phone: tuple[Page, Console], api: HttpApi, live_server: str
+) -> None:
+    """The keys' list is not in the page: it comes with More's content. "?" opens More, and once
+    the list has come the focus is on its heading, the list open. Offline, the list cannot
+    come: the live region says so, with the keys in short."""
+    page, console = phone
+    before_fifteen(page, api, live_server)
+    into_game(page)
+    keys(page, "?")
+    heading = page.locator("#keys > summary")
+    expect(heading).to_be_focused()
+    expect(heading).to_have_text("Keys")
+    expect(page.locator("#more")).to_have_attribute("open", "")
+    expect(page.locator("#keys")).to_have_attribute("open", "")
+    expect(page.get_by_text("Draw, Pass, Undo", exact=True)).to_be_visible()
+
+    page.reload()
+    before = len(console.errors)
+    page.context.set_offline(True)
+    try:
+        into_game(page)
+        keys(page, "?")
+        shown(status(page)).to_contain_text("The keys’ list comes with More")
+        assert page.locator("#keys > summary").count() == 0
+        focus_is(page, TILE, "the focus left the game")
+    finally:
+        page.context.set_offline(False)
+    # More's request failing offline is reported (htmx, the browser): expected here, and only it.
+    failed = console.errors[before:]
+    assert all("sendError" in e or "afterRequest" in e or "/more" in e for e in failed), failed
+    del console.errors[before:]

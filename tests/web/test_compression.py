@@ -15,6 +15,7 @@ import zopfli.gzip
 from flask import Flask
 from flask.testing import FlaskClient
 
+from tests.bench.first_load import BUDGET, first_load
 from tests.tables import CSRF_TOKEN, HX, Table, device
 from webapp.web.compress import PACKED, _static_gzip
 
@@ -29,13 +30,19 @@ def body_of(client: FlaskClient, path: str, **headers: str) -> tuple[int, dict[s
 
 @pytest.mark.parametrize(
     ("name", "minify"),
-    [("app.css", rcssmin.cssmin), ("htmx-2.0.11.min.js", None), ("app.js", rjsmin.jsmin)],
+    [
+        ("app.css", rcssmin.cssmin),
+        ("htmx-2.0.11.min.js", None),
+        ("app.js", rjsmin.jsmin),
+        ("theme.js", rjsmin.jsmin),  # under a packet's size, but packed once: 644 bytes to 203
+        ("icon.svg", None),  # 425 to 214
+    ],
 )
 def test_a_static_file_comes_gzip_and_unpacks_to_the_file(
     client: FlaskClient, name: str, minify: Callable[[bytes], bytes] | None
 ) -> None:
-    """Our own stylesheet and script come minified too (their comments are for readers of the
-    source); htmx, already minified, comes as it is."""
+    """Our own stylesheet and scripts come minified too (their comments are for readers of the
+    source); htmx, already minified, comes as it is; small files come packed as the big ones."""
     status, headers, body = body_of(client, f"/static/{name}", **GZIP)
     assert status == 200
     assert headers["Content-Encoding"] == "gzip"
@@ -149,3 +156,24 @@ def test_the_game_screen_loads_only_its_own_stylesheet(playing: Table) -> None:
     for page in ("/", "/rules", f"{playing.url}/check", f"{playing.url}/more"):
         html = playing.client.get(page).get_data(as_text=True)
         assert sheets.findall(html) == ["app.css", "pages.css"], page
+
+
+def test_a_game_screens_first_load_is_within_its_budget(client: FlaskClient) -> None:
+    """What a phone at the table waits for the first time it opens a game: the screen and every
+    file it loads as it opens, as sent gzip (README's budget: 40 KB)."""
+    sizes = first_load(client)
+    assert sum(sizes.values()) <= BUDGET, sizes
+
+
+def test_the_keys_list_comes_with_more_not_with_every_game_screen(playing: Table) -> None:
+    """The keyboard's keys are listed in More (``?`` opens it): the list comes with More's
+    content, asked for when it opens, and takes its place in the sheet; a watch link has none."""
+    page = playing.page().get_data(as_text=True)
+    assert "keys-list" not in page
+    assert '<div id="keys" hidden></div>' in page  # its place in the sheet
+    more = playing.more(headers=HX).get_data(as_text=True)
+    assert '<details class="more-section keys" id="keys" hx-swap-oob="true">' in more
+    assert "Draw, Pass, Undo" in more
+    watch = f"/v/{playing.store.get(playing.game_id).view_id}"
+    assert "keys-list" not in playing.client.get(f"{watch}/more", headers=HX).get_data(as_text=True)
+    assert "keys-list" not in playing.more().get_data(as_text=True)  # without JavaScript: no keys

@@ -57,10 +57,12 @@ def poll(table: Table) -> ResponseReturnValue:
 @both_links(bp, "/more", endpoint="more")
 @heavy
 def more(table: Table) -> ResponseReturnValue:
-    """The game's log, audits and dispute links, loaded when the "More" sheet opens; without
-    JavaScript, a page of its own."""
+    """The game's log, audits and dispute links, loaded when the "More" sheet opens, with the
+    keys' list for the players' screen (not in every page: keys need this script anyway);
+    without JavaScript, a page of its own."""
     if is_htmx():
-        return render_template("game/_more_live.html", more=more_of(table))
+        more = more_of(table)
+        return render_template("game/_more_live.html", more=more, keys_list_too=not table.viewer)
     return render_template("game/more.html", more=more_of(table))
 
 
