@@ -49,6 +49,7 @@ from tests.bench.bench_server import (  # noqa: E402
     measure_restart,
 )
 from tests.bench.figures import Check, Row, not_measured, replace_block, table  # noqa: E402
+from tests.bench.first_load import first_load  # noqa: E402
 from webapp import create_app  # noqa: E402
 
 HTMX = ("htmx play, a lead, in-process ÷ a bare Flask endpoint", "≤ 4×")
@@ -248,10 +249,6 @@ def restart_rows(run: Run) -> list[Row]:
 
 
 def bytes_rows(run: Run) -> list[Row]:
-    try:
-        from tests.bench.first_load import first_load  # type: ignore[import-not-found]
-    except ImportError:
-        return [not_measured(*BYTES, "tests/bench/first_load.py missing")]
     bench = Bench(create_app(config(run.folder / "bytes.sqlite3")))
     sizes: dict[str, int] = first_load(bench.client)
     bench.store.close()

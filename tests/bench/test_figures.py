@@ -121,13 +121,6 @@ def test_every_budget_row_of_the_issue_has_a_benchmark() -> None:
         assert rows[0].measured == "not measured (needs --postgres URL)"
 
 
-def test_the_first_load_is_said_unmeasured_while_its_script_is_missing() -> None:
-    if (Path(__file__).parent / "first_load.py").exists():
-        pytest.skip("tests/bench/first_load.py is there")
-    [row] = run_all.bytes_rows(run_all.Run(run_all.QUICK, Path(".")))
-    assert row.measured == "not measured (tests/bench/first_load.py missing)"
-
-
 def test_the_readme_table_is_replaced_between_its_markers_only() -> None:
     text = README.read_text()
     block = "From one run…\n\n| figure | measured | budget | met/missed |"
