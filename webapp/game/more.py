@@ -176,8 +176,8 @@ def _log(table: Table) -> tuple[LogHand, ...]:
         def settled() -> dict[int, tuple[LogEntry, ...]]:
             return _entries(store().reaching(snapshot, keep_from).states, keep_from, newest)
 
-        piece = (Part.SETTLED_LOG, str(get_locale()), keep_from, state.options)
-        revision = store().settled(snapshot)
+        piece = (Part.SETTLED_LOG, str(get_locale()))
+        revision = (store().settled(snapshot), keep_from, state.options)
         hands.update(store().cache.get_or_make(snapshot.id, piece, revision, settled))
     hands.update(_entries(store().reaching(snapshot, newest).states, newest, newest + 1))
     return tuple(LogHand(number, found) for number, found in sorted(hands.items(), reverse=True))

@@ -29,6 +29,9 @@ from ..rules.scorebook import Scorebook
 
 BUDGET = 64 * 1024 * 1024
 Made = TypeVar("Made")
+#: What a piece was worked out at: the game's revision (or settled prefix), or a tuple of it
+#: and everything else the piece depends on, so that a game keeps one piece of each name.
+Revision = int | tuple[Hashable, ...]
 
 
 class Part(enum.StrEnum):
@@ -50,7 +53,7 @@ class Part(enum.StrEnum):
 
 @dataclass(frozen=True, slots=True)
 class Piece:
-    revision: int
+    revision: Revision
     value: Any
     size: int
 
@@ -74,20 +77,20 @@ class GameCache:
             maxsize=budget, getsizeof=lambda piece: piece.size
         )
         self._lock = threading.Lock()
-        self._flights: dict[tuple[str, Hashable, int], _Flight] = {}
+        self._flights: dict[tuple[str, Hashable, Revision], _Flight] = {}
 
-    def get(self, game_id: str, name: Hashable) -> tuple[int, Any] | None:
+    def get(self, game_id: str, name: Hashable) -> tuple[Any, Any] | None:
         """The piece ``name`` of the game and the revision it was worked out at, if kept."""
         with self._lock:
             piece = self._pieces.get((game_id, name))
         return None if piece is None else (piece.revision, piece.value)
 
-    def at(self, game_id: str, name: Hashable, revision: int) -> Any:
+    def at(self, game_id: str, name: Hashable, revision: Revision) -> Any:
         """The piece ``name`` of the game if it was worked out at ``revision``, else None."""
         found = self.get(game_id, name)
         return found[1] if found is not None and found[0] == revision else None
 
-    def put(self, game_id: str, name: Hashable, revision: int, value: Any) -> None:
+    def put(self, game_id: str, name: Hashable, revision: Revision, value: Any) -> None:
         """Keep ``value`` as the game's piece ``name`` (in place of any older one)."""
         piece = Piece(revision, value, size_of(value))
         if piece.size > self.budget:
@@ -99,7 +102,7 @@ class GameCache:
         self,
         game_id: str,
         piece: Part | tuple[Hashable, ...],
-        revision: int,
+        revision: Revision,
         make: Callable[[], Made],
     ) -> Made:
         """The game's ``piece`` as worked out at ``revision``: kept, or made now and kept.
@@ -111,7 +114,7 @@ class GameCache:
         made: Made = found
         return made
 
-    def _make_once(self, key: tuple[str, Hashable, int], make: Callable[[], Made]) -> Made:
+    def _make_once(self, key: tuple[str, Hashable, Revision], make: Callable[[], Made]) -> Made:
         """The piece ``key`` made by ``make`` and kept, unless a request making it already
         is, whose piece this one waits for instead (single flight, one lock per key)."""
         game_id, piece, revision = key

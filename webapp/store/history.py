@@ -153,8 +153,8 @@ def audits(store: Store, snapshot: Snapshot) -> Audits:
                 by_hand[number] = checked
         return Audits(last, by_hand)
 
-    # The settled hands change only with a settlement, so a play in the hand after them
-    # finds them kept.
-    piece = (Part.AUDITS, state.hand_number)
-    found: Audits = store.cache.get_or_make(snapshot.id, piece, settled(store, snapshot), made)
+    # The settled hands change only with a settlement, so a play in the hand after them finds
+    # them kept; the hands audited and the names they say come with the revision.
+    revision = (settled(store, snapshot), state.hand_number, state.options)
+    found: Audits = store.cache.get_or_make(snapshot.id, Part.AUDITS, revision, made)
     return found

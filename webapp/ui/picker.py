@@ -41,7 +41,7 @@ def picker_tiles(
     tiles = []
     for tile in DOUBLE_SIX:
         played = tile in on_table
-        places = () if played or not hints else placements(tile)
+        places = () if played else placements(tile)
         best = max((place.points for place in places), default=0)
         fits = bool(places) and (not leading or best > 0)
         tiles.append(PickerTile(str(tile), played, fits, best))

@@ -37,7 +37,7 @@ class Answers(DefaultJSONProvider):
             body = orjson.dumps(data, default=self.default, option=OPTIONS)
         except TypeError:  # orjson.JSONEncodeError: something only Flask's writer writes
             return super().response(*args, **kwargs)
-        return Response(body + b"\n", content_type=CONTENT_TYPE)  # the app's response class
+        return Response(body + b"\n", content_type=CONTENT_TYPE)  # the app keeps Flask's class
 
 
 def register(app: Flask) -> None:
