@@ -18,12 +18,19 @@ from flask.testing import FlaskClient
 from werkzeug.test import TestResponse
 
 from tests.scripts import EXAMPLE_C
-from tests.tables import Table
-from webapp.game import regions
+from tests.tables import CSRF_TOKEN, Table
+from webapp.game import controls, regions
 from webapp.ui import picker
 from webapp.web import game
+from webapp.web.security import signed
 
-KEPT = (picker._plain_tiles, picker._plain_tile, regions.count_options, game._game_address)
+KEPT = (
+    picker._plain_tiles,
+    picker._plain_tile,
+    regions.count_options,
+    game._game_address,
+    controls._written,
+)
 
 
 def clear() -> None:
@@ -148,3 +155,31 @@ def test_a_games_addresses_follow_the_path_the_app_is_served_under(pair: Pair) -
     assert f'action="/g/{table.game_id}/draw"' in at_root
     prefixed = table.client.get(table.url, base_url="http://localhost/tables/")
     assert f'action="/tables/g/{table.game_id}/draw"' in prefixed.get_data(as_text=True)
+
+
+def test_each_device_is_sent_its_own_token_and_the_games_revision_in_kept_controls(
+    app: Flask, client: FlaskClient
+) -> None:
+    """The controls are kept per state, not per device: two phones of the same game, the
+    second with a token of its own made by its session, each get their own token and the
+    game's current revision in every form of the controls, from the same kept region (a
+    token is printed escaped, as the template prints it)."""
+    clear()
+    table = Table(app, client)
+    table.create("Ana", "Ben", "Cy")
+    table.start(leader="0")
+    other, own = app.test_client(), signed("another-phone", "test")
+    with other.session_transaction() as session:
+        session["csrf_token"] = own
+    pages = [device.get(table.url).get_data(as_text=True) for device in (client, other)]
+    assert controls._written.cache_info().hits >= 1  # the second page's controls were kept
+    for body, token in zip(pages, (CSRF_TOKEN, own), strict=True):
+        region = body[body.index('<section id="controls"') :]
+        region = region[: region.index("</section>")]
+        print(region)
+        assert region.count(f'name="csrf_token" value="{token}"') == 3  # Draw, Pass, Undo
+        assert region.count(f'name="seq" value="{table.seq}"') == 3
+    answer = table.play("5-5", htmx=True).get_data(as_text=True)
+    region = answer[answer.index('<section id="controls"') :]
+    assert f'name="seq" value="{table.seq}"' in region and table.seq == 2
+    assert f'name="csrf_token" value="{CSRF_TOKEN}"' in region and own not in answer
