@@ -30,6 +30,7 @@ KEPT = (
     regions.count_options,
     game._game_address,
     controls._written,
+    picker._hinted,
 )
 
 
@@ -96,8 +97,8 @@ def watched(table: Table) -> TestResponse:
     return table.client.get(f"/v/{table.store.get(table.game_id).view_id}")
 
 
-def htmx_play(tile: str, end: str | None = None) -> Callable[[Table], TestResponse]:
-    return lambda table: table.play(tile, end, htmx=True)
+def htmx_play(tile: str, end: str | None = None, **form: str) -> Callable[[Table], TestResponse]:
+    return lambda table: table.play(tile, end, htmx=True, **form)
 
 
 @pytest.fixture
@@ -145,6 +146,22 @@ def test_a_whole_hand_and_its_settlement_are_sent_alike(app: Flask, client: Flas
     pair.both(lambda table: table.start())
     second = pair.same(page)
     assert 'id="pick-2-0"' in second and "tile played" not in second  # a whole picker again
+
+
+def test_a_hand_played_with_hints_is_sent_alike(pair: Pair) -> None:
+    """The picker with hints is kept per state: each answer compares the picker the phone
+    tapped (the previous answer's state) with the one after the play, each the same as made
+    afresh, an undo's too."""
+    for table in (pair.kept, pair.fresh):
+        table.store.set_screen(table.game_id, "coaching", True)
+    hinted = pair.same(page)
+    assert 'class="pick fits' in hinted or " fits" in hinted
+    for tile, end in (("5-5", None), ("5-3", "left"), ("5-2", "right"), ("3-2", "left")):
+        pair.same(htmx_play(tile, end, hints="1"))
+    pair.same(lambda table: table.undo(htmx=True))
+    pair.same(htmx_play("3-2", "left", hints="1"))
+    pair.same(htmx_play("2-2", None, hints="1"))
+    pair.same(page)
 
 
 def test_a_games_addresses_follow_the_path_the_app_is_served_under(pair: Pair) -> None:
