@@ -19,7 +19,9 @@ from werkzeug.test import TestResponse
 
 from tests.scripts import EXAMPLE_C
 from tests.tables import CSRF_TOKEN, Table
+from webapp import i18n
 from webapp.game import controls, regions
+from webapp.i18n import words
 from webapp.ui import picker
 from webapp.web import game
 from webapp.web.security import signed
@@ -31,6 +33,8 @@ KEPT = (
     game._game_address,
     controls._written,
     picker._hinted,
+    words._number,
+    i18n._best_match,
 )
 
 
