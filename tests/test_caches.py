@@ -9,6 +9,7 @@ import ast
 from pathlib import Path
 
 import pytest
+from flask import Flask
 
 from tests.test_code_layout import dotted, modules
 
@@ -76,3 +77,22 @@ def test_the_hands_played_are_remembered_in_a_bounded_number_of_entries() -> Non
             except Exception:  # a script may outrun the game's end
                 break
     assert 0 < len(evidence._RECENT) <= evidence._RECENT_SIZE
+
+
+def test_the_controls_are_kept_in_a_bounded_number_of_regions(app: Flask) -> None:
+    """The controls region is kept per language, game's addresses and state of the controls
+    (``game/controls.py``): one entry per game and state, the oldest let go past the bound,
+    however many games a process serves."""
+    from tests.tables import Table, device
+    from webapp.game import controls
+
+    controls._written.cache_clear()
+    for _ in range(3):
+        table = Table(app, device(app))
+        table.create("Ana", "Ben", "Cy")
+        table.start(leader="0")
+        assert table.page().status_code == 200
+        assert table.play("5-5", htmx=True).status_code == 200
+    kept = controls._written.cache_info()
+    assert kept.currsize == 6  # each game's controls before its lead and after it
+    assert kept.maxsize is not None and kept.maxsize <= 1024

@@ -18,12 +18,24 @@ from flask.testing import FlaskClient
 from werkzeug.test import TestResponse
 
 from tests.scripts import EXAMPLE_C
-from tests.tables import Table
-from webapp.game import regions
+from tests.tables import CSRF_TOKEN, Table
+from webapp import i18n
+from webapp.game import controls, regions
+from webapp.i18n import words
 from webapp.ui import picker
 from webapp.web import game
+from webapp.web.security import signed
 
-KEPT = (picker._plain_tiles, picker._plain_tile, regions.count_options, game._game_address)
+KEPT = (
+    picker._plain_tiles,
+    picker._plain_tile,
+    regions.count_options,
+    game._game_address,
+    controls._written,
+    picker._hinted,
+    words._number,
+    i18n._best_match,
+)
 
 
 def clear() -> None:
@@ -89,8 +101,8 @@ def watched(table: Table) -> TestResponse:
     return table.client.get(f"/v/{table.store.get(table.game_id).view_id}")
 
 
-def htmx_play(tile: str, end: str | None = None) -> Callable[[Table], TestResponse]:
-    return lambda table: table.play(tile, end, htmx=True)
+def htmx_play(tile: str, end: str | None = None, **form: str) -> Callable[[Table], TestResponse]:
+    return lambda table: table.play(tile, end, htmx=True, **form)
 
 
 @pytest.fixture
@@ -140,6 +152,22 @@ def test_a_whole_hand_and_its_settlement_are_sent_alike(app: Flask, client: Flas
     assert 'id="pick-2-0"' in second and "tile played" not in second  # a whole picker again
 
 
+def test_a_hand_played_with_hints_is_sent_alike(pair: Pair) -> None:
+    """The picker with hints is kept per state: each answer compares the picker the phone
+    tapped (the previous answer's state) with the one after the play, each the same as made
+    afresh, an undo's too."""
+    for table in (pair.kept, pair.fresh):
+        table.store.set_screen(table.game_id, "coaching", True)
+    hinted = pair.same(page)
+    assert 'class="pick fits' in hinted or " fits" in hinted
+    for tile, end in (("5-5", None), ("5-3", "left"), ("5-2", "right"), ("3-2", "left")):
+        pair.same(htmx_play(tile, end, hints="1"))
+    pair.same(lambda table: table.undo(htmx=True))
+    pair.same(htmx_play("3-2", "left", hints="1"))
+    pair.same(htmx_play("2-2", None, hints="1"))
+    pair.same(page)
+
+
 def test_a_games_addresses_follow_the_path_the_app_is_served_under(pair: Pair) -> None:
     """Kept per path too: the same game under ``/tables`` (a proxy's prefix) links there."""
     pair.both(lambda table: table.play("5-5"))
@@ -148,3 +176,31 @@ def test_a_games_addresses_follow_the_path_the_app_is_served_under(pair: Pair) -
     assert f'action="/g/{table.game_id}/draw"' in at_root
     prefixed = table.client.get(table.url, base_url="http://localhost/tables/")
     assert f'action="/tables/g/{table.game_id}/draw"' in prefixed.get_data(as_text=True)
+
+
+def test_each_device_is_sent_its_own_token_and_the_games_revision_in_kept_controls(
+    app: Flask, client: FlaskClient
+) -> None:
+    """The controls are kept per state, not per device: two phones of the same game, the
+    second with a token of its own made by its session, each get their own token and the
+    game's current revision in every form of the controls, from the same kept region (a
+    token is printed escaped, as the template prints it)."""
+    clear()
+    table = Table(app, client)
+    table.create("Ana", "Ben", "Cy")
+    table.start(leader="0")
+    other, own = app.test_client(), signed("another-phone", "test")
+    with other.session_transaction() as session:
+        session["csrf_token"] = own
+    pages = [device.get(table.url).get_data(as_text=True) for device in (client, other)]
+    assert controls._written.cache_info().hits >= 1  # the second page's controls were kept
+    for body, token in zip(pages, (CSRF_TOKEN, own), strict=True):
+        region = body[body.index('<section id="controls"') :]
+        region = region[: region.index("</section>")]
+        print(region)
+        assert region.count(f'name="csrf_token" value="{token}"') == 3  # Draw, Pass, Undo
+        assert region.count(f'name="seq" value="{table.seq}"') == 3
+    answer = table.play("5-5", htmx=True).get_data(as_text=True)
+    region = answer[answer.index('<section id="controls"') :]
+    assert f'name="seq" value="{table.seq}"' in region and table.seq == 2
+    assert f'name="csrf_token" value="{CSRF_TOKEN}"' in region and own not in answer

@@ -18,7 +18,7 @@ from ..rules.sheet import score_sheet
 from ..store import Snapshot
 from ..ui.labels import Why, end_label, settled_players, winner_names
 from ..ui.layouts import draw_layout
-from ..ui.picker import PickerTile, picker_tiles
+from ..ui.picker import tiles_of
 from ..ui.race import race
 from .circled import in_circle
 from .delta import Shown
@@ -240,15 +240,7 @@ def picker(state: GameState, coaching: bool, choice: Choice | None = None) -> Pi
         prompt = gettext("tap any tile to lead it")
     else:
         prompt = gettext("tap the tile they play")
-    return Picker(prompt, _picker_tiles(state, coaching), coaching, choice)
-
-
-def _picker_tiles(state: GameState, coaching: bool) -> tuple[PickerTile, ...]:
-    """The 28 tiles as the picker shows them (hints only when the table wants them)."""
-    hand = state.hand
-    on_table = hand.layout.tiles if hand else ()
-    leading = hand is None or hand.layout.lead is None
-    return picker_tiles(on_table, state.placements, leading, coaching)
+    return Picker(prompt, tiles_of(state, coaching), coaching, choice)
 
 
 def choice_of(tile: Tile, places: tuple[Placement, ...]) -> Choice:

@@ -196,9 +196,16 @@ def _say(said: object, locale: Locale, in_a_sentence: bool = False) -> str:
             return said.joined(words)
         return format_list(words, style=_list_style(LIST_STYLES[said.style], locale), locale=locale)
     if isinstance(said, int) and not isinstance(said, bool):
-        # Scores and pips are written as a table writes them: no thousands separator.
-        return format_decimal(said, locale=locale, group_separator=False)
+        return _number(said, locale)
     return str(said)
+
+
+@lru_cache(maxsize=1024)
+def _number(number: int, locale: Locale) -> str:
+    """A score or a count of pips as a table writes it (no thousands separator), in
+    ``locale``'s digits: worked out once per number and language (Babel reads the locale's
+    pattern anew each time), as a play's answer says a few."""
+    return str(format_decimal(number, locale=locale, group_separator=False))
 
 
 def _message(said: Message, locale: Locale, in_a_sentence: bool = False) -> str:

@@ -9,7 +9,7 @@ from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from functools import lru_cache
 
-from ..rules import DOUBLE_SIX, Arm, Placement, Tile
+from ..rules import DOUBLE_SIX, Arm, GameState, Placement, Tile
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,6 +46,41 @@ def picker_tiles(
         fits = bool(places) and (not leading or best > 0)
         tiles.append(PickerTile(str(tile), played, fits, best))
     return tuple(tiles)
+
+
+def tiles_of(state: GameState, hints: bool) -> tuple[PickerTile, ...]:
+    """The 28 tiles as the game screen's picker shows them in ``state``: with ``hints`` (the
+    table wants them), kept for the last states asked, as each play's answer compares the
+    picker before the play with the one after it, and the one before was the previous
+    answer's (the very same state, kept with its game's scorebook)."""
+    if hints:
+        return _hinted(_Same(state))
+    hand = state.hand
+    return picker_tiles(hand.layout.tiles if hand else (), state.placements, False, False)
+
+
+class _Same:
+    """A state as a cache's key: equal only to the very same state (its hints follow from
+    it). The key holds the state, so no other state takes its ``id`` while it is kept."""
+
+    __slots__ = ("state",)
+
+    def __init__(self, state: GameState) -> None:
+        self.state = state
+
+    def __hash__(self) -> int:
+        return id(self.state)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _Same) and other.state is self.state
+
+
+@lru_cache(maxsize=32)
+def _hinted(same: _Same) -> tuple[PickerTile, ...]:
+    state = same.state
+    hand = state.hand
+    on_table = hand.layout.tiles if hand else ()
+    return picker_tiles(on_table, state.placements, hand is None or hand.layout.lead is None)
 
 
 _BIT = {tile: 1 << number for number, tile in enumerate(DOUBLE_SIX)}  # a tile's bit in a set

@@ -17,7 +17,7 @@ import contextlib
 import hmac
 import secrets
 import socket
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -73,6 +73,20 @@ def csrf_token() -> str:
     if printed is None:
         printed = g.csrf_printed = _csrf_token()
     return printed
+
+
+@contextlib.contextmanager
+def tokens_printed_as(stand_in: str) -> Iterator[None]:
+    """Forms written meanwhile print ``stand_in`` for this device's token: a region written
+    once for every device (``game/controls.py``), each device's token filled in after."""
+    printed = g.get("csrf_printed")
+    g.csrf_printed = stand_in
+    try:
+        yield
+    finally:
+        g.csrf_printed = printed
+        if printed is None:
+            g.pop("csrf_printed")
 
 
 def _csrf_token() -> str:
