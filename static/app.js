@@ -922,6 +922,19 @@
   document.addEventListener("htmx:afterSettle", function (event) {
     if (keysAsked && event.target.id === "more-live") keysShown();
   });
+  // More's content (the log, the settings, the share links, the language) comes when it opens:
+  // offline, the sheet says why it has only its links, first in it (its reader finds it there;
+  // the live region stays the game's).
+  ["htmx:sendError", "htmx:timeout"].forEach(function (name) {
+    document.addEventListener(name, function (event) {
+      var live = event.target;
+      if (live.id !== "more-live" || live.querySelector(".more-offline")) return;
+      var note = document.createElement("p");
+      note.className = "hint more-offline";
+      note.textContent = live.getAttribute("data-say-offline");
+      live.insertBefore(note, live.firstChild);
+    });
+  });
   ["htmx:sendError", "htmx:timeout", "htmx:responseError"].forEach(function (name) {
     document.addEventListener(name, function (event) {
       if (!keysAsked || event.target.id !== "more-live" || keysShown()) return;

@@ -16,10 +16,14 @@ It is not a test: pytest only imports it (``tests/web/test_compression.py`` hold
 from __future__ import annotations
 
 import sys
+from collections.abc import Sequence
 from html.parser import HTMLParser
 from pathlib import Path
+from typing import Any
 
 from flask.testing import FlaskClient
+
+from webapp.i18n import COOKIE
 
 BUDGET = 40_000
 GZIP = {"Accept-Encoding": "gzip, deflate, br"}  # as a phone's browser asks
@@ -50,15 +54,26 @@ def _wire_bytes(client: FlaskClient, path: str) -> int:
         return len(response.get_data())
 
 
-def first_load(client: FlaskClient) -> dict[str, int]:
+def first_load(
+    client: FlaskClient, language: str | None = None, plays: Sequence[dict[str, Any]] = ()
+) -> dict[str, int]:
     """The bytes on the wire of a freshly started game's screen and of each file it loads as it
-    opens, path by path, the screen's path first."""
+    opens, path by path, the screen's path first.
+
+    ``language`` is the one this device chose (its cookie; English if none); ``plays`` are
+    actions entered through the JSON API after the hand starts (Ana leads), each as its body
+    without ``seq``, e.g. ``{"type": "play", "player": "Ana", "tile": "5-5"}``: the screen is
+    measured at that point of the hand."""
+    if language is not None:
+        client.set_cookie(COOKIE, language)
     created = client.post("/api/games", json={"players": ["Ana", "Ben", "Cy"]})
     assert created.status_code == 201, created.status_code
     game = created.json or {}
-    body = {"seq": game["seq"], "type": "start_hand", "starter": "Ana"}
-    started = client.post(f"/api/games/{game['id']}/actions", json=body)
-    assert started.status_code == 200, started.status_code
+    seq = game["seq"]
+    for action in ({"type": "start_hand", "starter": "Ana"}, *plays):
+        answer = client.post(f"/api/games/{game['id']}/actions", json={"seq": seq, **action})
+        assert answer.status_code == 200, (action, answer.status_code, answer.get_data()[:200])
+        seq = (answer.json or {})["state"]["seq"]
     screen = f"/g/{game['id']}"
     sizes = {screen: _wire_bytes(client, screen)}
     loaded = _Loaded()

@@ -415,6 +415,9 @@ def test_question_mark_opens_more_with_the_keys_and_says_so_offline(
         keys(page, "?")
         shown(status(page)).to_contain_text("The keys’ list comes with More")
         assert page.locator("#keys > summary").count() == 0
+        # The sheet says why it holds only its links (its settings, share links and language
+        # come with its content).
+        expect(page.locator("#more-live .more-offline")).to_have_text("This phone is offline")
         focus_is(page, TILE, "the focus left the game")
     finally:
         page.context.set_offline(False)

@@ -51,8 +51,10 @@ def test_the_language_is_the_browsers_best_match(
 def test_every_page_offers_every_language_named_in_itself(table: Table) -> None:
     table.create("Ana", "Ben")
     table.start(leader="0")
-    for url in ("/", "/rules", "/new", "/practice", "/learn/1", f"{table.url}/check", table.url):
-        page = table.client.get(url).get_data(as_text=True)
+    game = f"{table.url}/more"  # the game screen's: with More's content, when the sheet opens
+    for url in ("/", "/rules", "/new", "/practice", "/learn/1", f"{table.url}/check", game):
+        headers = HX if url == game else {}
+        page = table.client.get(url, headers=headers).get_data(as_text=True)
         for code, name in (
             ("en", "English"),
             ("ceb", "Cebuano"),
@@ -62,8 +64,8 @@ def test_every_page_offers_every_language_named_in_itself(table: Table) -> None:
             ("ha", "Hausa"),
         ):
             assert re.search(rf'lang="{code}" hreflang="{code}"[^>]*>{name}</a>', page), (url, code)
-    more = table.page().get_data(as_text=True).split('class="more-sheet"', 1)[1]
-    assert "/language/lo?next=/g/" in more  # the game screen's More sheet has it too
+    more = table.client.get(game, headers=HX).get_data(as_text=True)
+    assert f'/language/lo?next={table.url}"' in more  # back to the game screen, not to More
 
 
 def test_the_choice_is_remembered_by_the_device_for_a_year(client: FlaskClient) -> None:

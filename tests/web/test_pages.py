@@ -695,7 +695,8 @@ def test_every_form_of_the_game_screen_posts_to_its_action(app: Flask, table: Ta
     pages = [table.page().text]  # who leads
     table.start(leader="0")
     table.play("5-5")
-    pages.append(table.page().text)  # tiles, draw, undo, learning
+    pages.append(table.page().text)  # tiles, draw, undo
+    pages.append(table.more(headers=HX).text)  # More's content: learning, hints, layout turned
     table.play_out()
     pages.append(table.page().text)  # settling
     adapter = app.url_map.bind("localhost")

@@ -18,9 +18,15 @@ def view_id(table: Table) -> str:
     return table.store.get(table.game_id).view_id
 
 
-def test_the_game_screen_shares_both_links_with_qr_codes(playing: Table) -> None:
-    page = playing.page()
+@pytest.mark.parametrize("htmx", [True, False], ids=["more-opened", "more-page"])
+def test_the_game_screen_shares_both_links_with_qr_codes(playing: Table, htmx: bool) -> None:
+    """The share panel comes with More's content when the sheet opens (into its place in the
+    sheet), or with More's own page without JavaScript; not with every game screen."""
+    assert "Share this game" not in playing.page().get_data(as_text=True)
+    page = playing.more(headers=HX) if htmx else playing.more()
     html = page.get_data(as_text=True)
+    if htmx:
+        assert '<section class="more-section" id="sharing" hx-swap-oob="true">' in html
     assert f"/g/{playing.game_id}" in html
     assert f"/v/{view_id(playing)}" in html
     assert "Players' link" in text(page) and "Watch link" in text(page)
@@ -339,11 +345,11 @@ def test_the_layout_is_turned_on_the_phone_that_turned_it_only(playing: Table, a
     upright = board(playing.client)
     turn = f"/g/{playing.game_id}/turn"
     assert playing.client.post(turn, data={"on": "1", "csrf_token": CSRF_TOKEN}).status_code == 303
-    assert "Layout turned on" in text(playing.page())
+    assert "Layout turned on" in text(playing.more())  # the setting is in More
     assert board(playing.client) != upright
     other = app.test_client()
-    assert "Layout turned off" in text(other.get(f"/g/{playing.game_id}"))
+    assert "Layout turned off" in text(other.get(f"/g/{playing.game_id}/more"))
     assert board(other) == upright
     playing.client.post(turn, data={"on": "0", "csrf_token": CSRF_TOKEN})
-    assert "Layout turned off" in text(playing.page())
+    assert "Layout turned off" in text(playing.more())
     assert board(playing.client) == upright

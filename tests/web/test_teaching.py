@@ -39,11 +39,12 @@ def learning(table: Table, on: bool) -> None:
 
 
 def test_learning_mode_is_off_by_default_and_offered_on_the_game_screen(playing: Table) -> None:
-    page = playing.page()
+    page = playing.more()  # in More, as its settings' first switch
     assert 'data-setting="learning"' in page.text
     assert 'aria-pressed="false"' in page.text
     assert "Learning mode off" in text(page)
     assert "What fits now" not in text(page) and "Any tile can lead R4" not in text(page)
+    assert "What fits now" not in text(playing.page())
     assert playing.store.get(playing.game_id).learning is False
 
 
@@ -54,7 +55,7 @@ def test_learning_mode_is_stored_with_the_options_not_the_log(playing: Table) ->
     assert snapshot.learning is True and snapshot.seq == seq
     assert playing.store.export(playing.game_id)["learning"] is True
     assert snapshot.state.options.rules_dict() == playing.state.options.rules_dict()
-    page = playing.page()
+    page = playing.more()
     assert 'aria-pressed="true"' in page.text and "Learning mode on" in text(page)
     learning(playing, False)
     assert playing.store.get(playing.game_id).learning is False

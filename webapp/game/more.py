@@ -84,21 +84,22 @@ OLDER_SHOWN = 10
 
 def more_of(table: Table, built: bool = True) -> MoreSheet:
     """The sheet for this reader (the watch link sees no Fix links and no hints); unless
-    ``built``, without the log and the audits, which the game screen's sheet loads when it is
-    opened (or, without JavaScript, links to)."""
+    ``built``, without the dispute links, the log, the audits and this hand's moves with their
+    Fix links, which the game screen's sheet loads when it is opened (or, without JavaScript,
+    links to): a long hand would make every first load longer by every move."""
     snapshot = table.snapshot
     state = snapshot.state
     options = state.options
     if not built:
         return MoreSheet(
-            links=_dispute_links(state),
+            links=(),
             audit=None,
             audit_hand=None,
             audits={},
             log=(),
             older=Markup(""),
             earlier=0,
-            fixable=_fixable(table),
+            fixable=(),
             learning=_learning(state) if snapshot.learning and not table.viewer else None,
             built=False,
         )

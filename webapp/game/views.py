@@ -5,7 +5,9 @@ layout turned), none of which is a game action.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
+from typing import Any
 
 from flask import current_app, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
@@ -26,6 +28,10 @@ ALL_REGIONS = ("scores", "board", "notice", "work", "controls", "live")
 # This phone's choice to draw the layout as seen from across the table: a cookie of its own,
 # so that showing a play needs no session.
 TURNED = "turned"
+#: The templates' indentation and blank lines: the game screen is sent without them (HTML reads a
+#: line break as it reads a line break and spaces; the screen has no <pre> nor <textarea>), about
+#: 2% of its bytes on every first load.
+_INDENTS = re.compile(r"\n\s+")
 
 
 @both_links(bp, "", endpoint="screen", methods=["GET"])
@@ -60,10 +66,32 @@ def more(table: Table) -> ResponseReturnValue:
     """The game's log, audits and dispute links, loaded when the "More" sheet opens, with the
     keys' list for the players' screen (not in every page: keys need this script anyway);
     without JavaScript, a page of its own."""
+    sheet = _sheet(table)
     if is_htmx():
         more = more_of(table)
-        return render_template("game/_more_live.html", more=more, keys_list_too=not table.viewer)
-    return render_template("game/more.html", more=more_of(table))
+        return render_template(
+            "game/_more_live.html", more=more, keys_list_too=not table.viewer, sheet_too=sheet
+        )
+    return render_template("game/more.html", more=more_of(table), sheet=sheet)
+
+
+def _sheet(table: Table) -> dict[str, Any]:
+    """What More's content brings besides the log: this game's settings (not on a watch link,
+    nor once the game is over), the share links (not on a watch link) and the language menu,
+    coming back to the game screen. Not in every game screen: its first load stays small, and
+    these are a tap away, not part of a play."""
+    back = request.path.removesuffix("/more")  # the game screen the sheet is part of
+    if table.viewer:
+        return {"settings": None, "share": None, "back": back}
+    snapshot = table.snapshot
+    settings = None
+    if snapshot.state.status is not Status.GAME_OVER:
+        settings = {
+            "learning": snapshot.learning,
+            "coaching": snapshot.coaching or snapshot.learning,
+            "turned": request.cookies.get(TURNED) == "1",
+        }
+    return {"settings": settings, "share": share_links(table), "back": back}
 
 
 @bp.post("/v/<view_id>")
@@ -174,7 +202,6 @@ def show(
         if before is not None and regions == ALL_REGIONS:
             delta = changed(screen.shown(before, table.viewer, picker_shown, ends), view)
         return render_template("game/_regions.html", screen=view, delta=delta), status
-    share = None if table.viewer else share_links(table)
     more = more_of(table, built=False)  # the log and audits come when the sheet is opened
-    page = render_template("game/game.html", screen=view, more=more, share=share)
+    page = _INDENTS.sub("\n", render_template("game/game.html", screen=view, more=more))
     return page, status

@@ -133,10 +133,11 @@ def _same_origin_path(target: str) -> str | None:
     return target
 
 
-def menu() -> dict[str, Any]:
-    """The language switcher's view model: the current language, and a link for each."""
+def menu(back: str | None = None) -> dict[str, Any]:
+    """The language switcher's view model: the current language, and a link for each, each
+    coming back to ``back`` (a path of this site), else to this page."""
     current = str(get_locale())
-    here = _here()
+    here = _same_origin_path(back or "") or _here()
     return {
         "current": current,
         "choices": [

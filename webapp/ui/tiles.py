@@ -92,12 +92,30 @@ def tile_svg(name: str) -> Markup:
 
 @lru_cache(maxsize=1)
 def tile_symbols() -> Markup:
-    """The 28 tiles drawn once per page, for the picker's buttons to reference (``tile_use``)."""
+    """The 28 tiles drawn once per page, for the picker's buttons to reference (``tile_use``).
+    Drawn from shared pieces: a tile's face (its box and dividing line) once, each number's pips
+    once, as the top half; a tile is its face, its top number's pips and its bottom number's
+    moved down a half (the same picture as ``tile_picture`` draws, in a third of the bytes)."""
+    face = piece_svg(tile_picture(Tile(0, 0)))  # pipless: the box and the line alone
+    halves = "".join(
+        f'<g id="pips-{value}">'
+        + "".join(
+            f'<circle cx="{x:g}" cy="{y:g}" r="{UNIT * 0.095:g}"/>'
+            for x, y in domino(0, 0, value, 0, True).pips
+        )
+        + "</g>"
+        for value in range(1, 7)
+    )
     drawn = "".join(
-        f'<g id="tile-{tile}">{piece_svg(tile_picture(tile))}</g>' for tile in DOUBLE_SIX
+        f'<g id="tile-{tile}"><use href="#tile-face"/>'
+        + (f'<use href="#pips-{tile.a}"/>' if tile.a else "")
+        + (f'<use href="#pips-{tile.b}" y="{UNIT}"/>' if tile.b else "")
+        + "</g>"
+        for tile in DOUBLE_SIX
     )
     return Markup(
-        f'<svg class="tile-symbols" aria-hidden="true" focusable="false"><defs>{drawn}</defs></svg>'
+        '<svg class="tile-symbols" aria-hidden="true" focusable="false">'
+        f'<defs><g id="tile-face">{face}</g>{halves}{drawn}</defs></svg>'
     )
 
 
