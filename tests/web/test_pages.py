@@ -15,7 +15,7 @@ from tests.conftest import AppMaker
 from tests.scripts import HAND_OF_FIVE
 from tests.tables import CSRF_TOKEN, HX, Table, device, text
 from webapp.i18n import COOKIE
-from webapp.rules import EndHand, StartHand, Status
+from webapp.rules import Action, EndHand, StartHand, Status
 from webapp.rules.options import OPTION_SPECS, PRESET_LIST
 
 # --- home, rules, new game ------------------------------------------------------------------------
@@ -738,18 +738,25 @@ def test_partnership_scores_by_team(table: Table) -> None:
     assert "Ana 4 · Cy 5" in shown
 
 
-def test_the_log_of_a_long_game_lists_every_hand_newest_first(table: Table) -> None:
-    """Hands before the last two keep their heading and replay link (whose last step shows
-    the hand's audit), so a long game's log costs no more than a short one's; the last two
-    list their actions and audits. Undoing a settlement takes its audit away."""
+def _into_hand(table: Table, number: int) -> list[Action]:
+    """A real 3-player game (target 10,000) entered until hand ``number`` is being played; the
+    whole script, of which only the first actions were entered."""
     from tests.scripts import scripted_actions
 
     table.create("Ana", "Ben", "Cy", target="10000")
     actions = scripted_actions(random.Random(3), 3, 400)
     for seq, action in enumerate(actions):
         table.store.apply(table.game_id, seq, action)
-        if table.state.hand_number == 6 and table.state.status is Status.PLAYING:
-            break
+        if table.state.hand_number == number and table.state.status is Status.PLAYING:
+            return actions
+    raise AssertionError("the script ended first")
+
+
+def test_the_log_of_a_long_game_lists_every_hand_newest_first(table: Table) -> None:
+    """Hands before the last two keep their heading and replay link (whose last step shows
+    the hand's audit), so a long game's log costs no more than a short one's; the last two
+    list their actions and audits. Undoing a settlement takes its audit away."""
+    _into_hand(table, 6)
     page = table.more().text
     log = page.split("Game log", 1)[1]
     headings = re.findall(r"<h3>Hand (\d+) <a class=\"log-replay\" href=\"([^\"]+)\"", log)
@@ -772,14 +779,7 @@ def test_the_hand_before_reads_as_a_fresh_page_would_as_the_game_moves(table: Ta
     """The settled hand listed before the one being played, in words, and its audit are kept
     once per settlement: after its settlement is undone and made again, and after a rename,
     the log reads exactly as a page worked out from nothing (nothing of the game kept)."""
-    from tests.scripts import scripted_actions
-
-    table.create("Ana", "Ben", "Cy", target="10000")
-    actions = scripted_actions(random.Random(3), 3, 400)
-    for seq, action in enumerate(actions):
-        table.store.apply(table.game_id, seq, action)
-        if table.state.hand_number == 3 and table.state.status is Status.PLAYING:
-            break
+    actions = _into_hand(table, 3)
     said = table.more().text.split("<h3>Hand 2 ", 1)[1].split("<h3>Hand 1 ")[0]
     assert "Ben played" in said and "entered as pips" not in said
 
