@@ -80,6 +80,9 @@ def test_ending_early_shows_game_over_and_undo_takes_it_back(playing: Table) -> 
     over = text(playing.client.get(f"{playing.url}/players"))
     assert "The game is over: names no longer change." in over
     assert playing.post("end").status_code == 422
+    refused = playing.play("6-6")  # a tile tapped after the end: the game-over panel says why
+    assert refused.status_code == 422
+    assert "Ana wins!" in text(refused) and "Still:" not in text(refused)
     assert playing.post("rename", seat="0", name="Anabel").status_code == 422
     playing.undo()
     assert "Undone: Game ended early" in text(playing.page())
