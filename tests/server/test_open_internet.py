@@ -188,8 +188,8 @@ def test_a_forged_host_header_never_reaches_a_share_link(
 ) -> None:
     public = start(started, database_url, log, ALLFIVES_PUBLIC_URL="https://fives.example.org")
     _, created = public.call("POST", "/api/games", {"players": ["Ana", "Ben"]})
-    status, _, page = request(
-        public, "GET", f"/g/{created['id']}", headers={"Host": "evil.example"}
+    status, _, page = request(  # the share panel: in More
+        public, "GET", f"/g/{created['id']}/more", headers={"Host": "evil.example"}
     )
     assert status == 200
     assert b"evil.example" not in page

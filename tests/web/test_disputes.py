@@ -8,7 +8,7 @@ import pytest
 from flask import Flask
 
 from tests.scripts import AUDITED_HAND, EXAMPLE_C
-from tests.tables import Table, text
+from tests.tables import HX, Table, text
 
 # Worked example C of RULES.md: Ana, Ben and Cy; Ana leads and goes out at move 20; Ben draws at
 # move 17 and plays 4-5 at once; Ben keeps 6-5 and 1-1, Cy 3-4.
@@ -33,9 +33,9 @@ def view_id(table: Table) -> str:
 
 
 def test_the_game_screen_links_to_check_a_play(playing: Table) -> None:
-    page = playing.page().text
-    assert f'href="/g/{playing.game_id}/check"' in page
-    assert "Check a play" in text(playing.page())
+    """In More: its content when the sheet opens, or its page without JavaScript."""
+    assert f'href="/g/{playing.game_id}/check"' in playing.more(headers=HX).text
+    assert "Check a play" in text(playing.more())
 
 
 def test_check_shows_the_board_and_every_tile(playing: Table) -> None:
@@ -291,7 +291,7 @@ def test_audit_with_pips_only_says_what_is_unknown(hand_c: Table) -> None:
 
 def test_rescore_example_c_under_pagat_is_example_d(hand_c: Table) -> None:
     settle_c(hand_c, ben=["6-5", "1-1"])
-    assert f'href="/g/{hand_c.game_id}/rescore"' in hand_c.page().text
+    assert f'href="/g/{hand_c.game_id}/rescore"' in hand_c.more(headers=HX).text
     page = hand_c.client.get(f"{hand_c.url}/rescore")
     assert page.status_code == 200
     shown = text(page)
@@ -331,10 +331,10 @@ def test_game_over_links_to_replay_and_rescore(table: Table) -> None:
     table.create("Ana", "Ben", "", target="10")
     table.start(leader="0")
     table.play("5-5")  # Ana reaches 10 at once (R16)
-    page = table.page()
-    assert "Ana wins" in text(page)
-    assert f'href="/g/{table.game_id}/replay/1"' in page.text
-    assert f'href="/g/{table.game_id}/rescore"' not in page.text  # no hand was settled
+    assert "Ana wins" in text(table.page())
+    more = table.more(headers=HX).text  # More's content, as the sheet opens
+    assert f'href="/g/{table.game_id}/replay/1"' in more
+    assert f'href="/g/{table.game_id}/rescore"' not in more  # no hand was settled
     shown = text(table.client.get(f"{table.url}/rescore?finish=end-of-hand"))
     assert "Nobody has won when the table stopped in hand 1" in shown
 

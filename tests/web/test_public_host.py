@@ -14,6 +14,7 @@ from tests.tables import CSRF_TOKEN, device, text
 
 
 def share_urls(html: str) -> list[str]:
+    """The share panel's links (in More: its page, or its content as the sheet opens)."""
     return re.findall(r'https?://[^"<\s]+/[gv]/[A-Za-z0-9_-]+', html)
 
 
@@ -28,7 +29,7 @@ def test_share_links_use_the_public_address_whatever_the_host_header(
 ) -> None:
     client = device(make_app(PUBLIC_URL="https://fives.example.org/"))
     game_id = new_game(client)
-    page = client.get(f"/g/{game_id}", headers={"Host": "evil.example"})
+    page = client.get(f"/g/{game_id}/more", headers={"Host": "evil.example"})
     html = page.get_data(as_text=True)
     urls = share_urls(html)
     assert len(urls) >= 2
@@ -56,7 +57,8 @@ def test_without_a_public_address_a_foreign_host_header_is_refused(make_app: App
 def test_an_allowed_host_gets_share_links_on_itself(make_app: AppMaker) -> None:
     client = device(make_app(ALLOWED_HOSTS="fives.lan, 192.168.1.20"))
     game_id = new_game(client, Host="fives.lan")
-    html = client.get(f"/g/{game_id}", headers={"Host": "fives.lan:8000"}).get_data(as_text=True)
+    more = client.get(f"/g/{game_id}/more", headers={"Host": "fives.lan:8000"})
+    html = more.get_data(as_text=True)
     assert f"http://fives.lan:8000/g/{game_id}" in share_urls(html)
     assert client.get("/", headers={"Host": "localhost"}).status_code == 400
 
@@ -65,7 +67,7 @@ def test_proxy_headers_are_not_believed_unless_the_proxy_is_trusted(make_app: Ap
     client = device(make_app())
     forwarded = {"X-Forwarded-Proto": "https", "X-Forwarded-Host": "evil.example"}
     game_id = new_game(client)
-    page = client.get(f"/g/{game_id}", headers=forwarded)
+    page = client.get(f"/g/{game_id}/more", headers=forwarded)
     urls = share_urls(page.get_data(as_text=True))
     assert urls and all(url.startswith("http://localhost/") for url in urls), urls
     assert "Strict-Transport-Security" not in page.headers
@@ -83,7 +85,7 @@ def test_behind_a_trusted_https_proxy_links_are_https_and_the_cookie_is_secure(
     assert "Secure" in cookie and "HttpOnly" in cookie
     assert created.headers["Strict-Transport-Security"].startswith("max-age=")
     game_id = created.json["id"]
-    page = client.get(f"/g/{game_id}", headers=forwarded)
+    page = client.get(f"/g/{game_id}/more", headers=forwarded)
     assert f"https://fives.example.org/g/{game_id}" in share_urls(page.get_data(as_text=True))
     plain = app.test_client().get("/", headers={"Host": "fives.example.org"})
     assert "Strict-Transport-Security" not in plain.headers
