@@ -133,7 +133,7 @@ def _picker_as_drawn(table: Table) -> bool:
     """Whether the tap came from the picker as this game draws it: its form says whether it
     showed the hints (another phone may have turned them on or off since)."""
     snapshot = table.snapshot
-    return request.form.get("hints") == ("1" if snapshot.coaching or snapshot.learning else "0")
+    return request.form.get("hints") == ("1" if snapshot.hints else "0")
 
 
 @bp.post("/g/<game_id>/draw")

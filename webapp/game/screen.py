@@ -57,7 +57,7 @@ def build(
     clock_ends: datetime | None = None,
 ) -> Screen:
     state = snapshot.state
-    coaching = snapshot.coaching or snapshot.learning
+    coaching = snapshot.hints
     work: Picker | Start | Settle | Over | None = None
     if state.status is Status.PLAYING and not viewer:
         work = picker(state, coaching, choice)
@@ -93,7 +93,7 @@ def shown(
     the picker only if the phone tapped on it (``picker_shown``), the scores without their
     sentences (said from the sides compared)."""
     state = snapshot.state
-    coaching = snapshot.coaching or snapshot.learning
+    coaching = snapshot.hints
     playing = state.status is Status.PLAYING and not viewer
     return Shown(
         scores=scores(state, said=False),

@@ -88,7 +88,7 @@ def _sheet(table: Table) -> dict[str, Any]:
     if snapshot.state.status is not Status.GAME_OVER:
         settings = {
             "learning": snapshot.learning,
-            "coaching": snapshot.coaching or snapshot.learning,
+            "coaching": snapshot.hints,
             "turned": request.cookies.get(TURNED) == "1",
         }
     return {"settings": settings, "share": share_links(table), "back": back}

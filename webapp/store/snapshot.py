@@ -120,6 +120,11 @@ class Snapshot:
     def state(self) -> GameState:
         return self.book.state
 
+    @property
+    def hints(self) -> bool:
+        """Whether the picker marks what fits and scores: coaching on, or learning mode."""
+        return self.coaching or self.learning
+
     def as_started(self, options: Options) -> Options:
         """``options`` (the game's own, or others to rescore under) with the players' names as
         they were when the game began, where a replay of its whole log starts: the log's renames
