@@ -786,8 +786,9 @@
   // choice, where 1, 2, … pick an end and Esc cancels). The arrows move among the tiles, or the
   // ends (one tab stop each). d, p, u press Draw, Pass, Undo; o, s, n say the open ends, the
   // scores and what each side needs ([data-read], drawn by the server); ? shows the keys' list
-  // (in More, which brings it). The keys work only while the focus is in the game (WCAG 2.1.4), never in a text
-  // field or with Ctrl, Alt or Meta. Every sentence is the page's own (#game's data-say-*).
+  // (in More, which brings it). The keys work only while the focus is in the game (WCAG 2.1.4),
+  // never in a text field or with Ctrl, Alt or Meta. Every sentence is the page's own (#game's
+  // data-say-*).
 
   // This phone's ⚙ may turn the keys off (for a screen reader whose own keys they would take):
   // then typing does nothing here, and every tile is a tab stop of its own again.
