@@ -63,7 +63,6 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     # Globals rather than context: the tile macros are imported without the template's context.
     app.jinja_env.globals.update(
         tile_svg=tiles.tile_svg,
-        piece_svg=tiles.piece_svg,
         tile_symbols=tiles.tile_symbols,
         tile_use=tiles.tile_use,
     )

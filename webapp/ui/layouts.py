@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from markupsafe import Markup, escape
 
 from ..rules import Arm, Layout, Tile
-from .tiles import UNIT, Piece, domino, piece_svg
+from .tiles import UNIT
 
 GAP = 0.6  # SVG units of table showing between touching tiles
 LINE_REACH = 7  # half-tiles from the centre tile before the west/east line turns a corner
@@ -37,9 +37,48 @@ class EndMark:
     radius: float
 
 
+@dataclass(frozen=True, slots=True)
+class Laid:
+    """A tile of the layout where it lies: the top-left corner of its cell (SVG units), upright
+    or across, and the numbers of its first half (the top or the left) and of its second."""
+
+    x: float
+    y: float
+    tall: bool
+    first: int
+    second: int
+    label: str  # the tile as the layout holds it, for the drawing's name
+    classes: str = ""
+
+    @property
+    def width(self) -> float:
+        return UNIT if self.tall else 2 * UNIT
+
+    @property
+    def height(self) -> float:
+        return 2 * UNIT if self.tall else UNIT
+
+    def markup(self) -> str:
+        """The tile as the picker draws it (``tiles.tile_symbols``, about its centre), moved to
+        its cell's centre: turned across, or half a circle when its first half shows the lower
+        number (every number's pips look the same either way up), and drawn ``GAP`` smaller so
+        that the table shows between touching tiles."""
+        along, across = 1 - GAP / (2 * UNIT), 1 - GAP / UNIT
+        sign = -1 if self.first < self.second else 1  # the picture holds the higher number first
+        axes = (across, 0, 0, along) if self.tall else (0, across, along, 0)
+        centre = (self.x + self.width / 2, self.y + self.height / 2)
+        matrix = " ".join(f"{round(n, 3) + 0.0:g}" for n in (*(sign * a for a in axes), *centre))
+        high, low = max(self.first, self.second), min(self.first, self.second)
+        classes = f"domino {escape(self.classes)}".strip()
+        return f'<use class="{classes}" href="#tile-{high}-{low}" transform="matrix({matrix})"/>'
+
+
 @dataclass(slots=True)
 class Drawing:
-    pieces: list[Piece] = field(default_factory=list)
+    """A layout's tiles and open-end markers, drawn by reference to the picker's tiles: a page
+    that shows it holds ``tiles.tile_symbols()`` once."""
+
+    pieces: list[Laid] = field(default_factory=list)
     marks: list[EndMark] = field(default_factory=list)
     box: tuple[float, float, float, float] = (0, 0, MIN_WIDTH * UNIT, MIN_HEIGHT * UNIT)
 
@@ -51,11 +90,10 @@ class Drawing:
         """The tiles and the open-end markers as SVG elements, for inside the layout's <svg>."""
         marks = "".join(
             f'<g class="end-mark end-{escape(m.arm)}"><circle cx="{m.x:g}" cy="{m.y:g}" '
-            f'r="{m.radius:g}"/><text x="{m.x:g}" y="{m.y:g}" text-anchor="middle" '
-            f'dominant-baseline="central">{m.pip}</text></g>'
+            f'r="{m.radius:g}"/><text x="{m.x:g}" y="{m.y:g}">{m.pip}</text></g>'
             for m in self.marks
         )
-        return Markup("".join(piece_svg(piece) for piece in self.pieces) + marks)
+        return Markup("".join(piece.markup() for piece in self.pieces) + marks)
 
 
 # --- the layout --------------------------------------------------------------------------------
@@ -107,14 +145,12 @@ def draw_layout(layout: Layout, last: Tile | None = None, turned: bool = False) 
 def _turn(drawing: Drawing) -> Drawing:
     """The drawing turned by 180° about the origin; the end numbers stay upright."""
     pieces = [
-        Piece(
+        Laid(
             -(p.x + p.width),
             -(p.y + p.height),
-            p.width,
-            p.height,
-            (-p.line[0], -p.line[1], -p.line[2], -p.line[3]),
-            tuple((-x, -y) for x, y in p.pips),
-            p.pip_radius,
+            p.tall,
+            p.second,
+            p.first,
             p.label,
             p.classes,
         )
@@ -282,21 +318,7 @@ def _place(
     left, top = corner
     width, height = (1.0, 2.0) if tall else (2.0, 1.0)
     classes = " ".join(name for name, on in (("spinner", is_spinner), ("last", tile == last)) if on)
-    inset = GAP / 2
-    piece = domino(left * UNIT, top * UNIT, first, second, tall, UNIT, classes)
-    drawing.pieces.append(
-        Piece(
-            piece.x + inset,
-            piece.y + inset,
-            piece.width - GAP,
-            piece.height - GAP,
-            piece.line,
-            piece.pips,
-            piece.pip_radius,
-            str(tile),
-            classes,
-        )
-    )
+    drawing.pieces.append(Laid(left * UNIT, top * UNIT, tall, first, second, str(tile), classes))
     boxes.append((left, top, left + width, top + height))
 
 

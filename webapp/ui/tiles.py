@@ -1,5 +1,5 @@
-"""Single dominoes drawn as SVG on the server: the picker's tiles, each tile of a drawn layout,
-and a link's QR code. Nothing here decides a rule."""
+"""Single dominoes drawn as SVG on the server: the picker's tiles, which a drawn layout's tiles
+reference too (``layouts.Laid``), and a link's QR code. Nothing here decides a rule."""
 
 from __future__ import annotations
 
@@ -36,13 +36,9 @@ class Piece:
     line: tuple[float, float, float, float]
     pips: tuple[tuple[float, float], ...]
     pip_radius: float
-    label: str
-    classes: str = ""
 
 
-def domino(
-    x: float, y: float, first: int, second: int, tall: bool, unit: float = UNIT, classes: str = ""
-) -> Piece:
+def domino(x: float, y: float, first: int, second: int, tall: bool, unit: float = UNIT) -> Piece:
     """A domino with its top-left corner at (x, y): ``first`` is the top (or left) half."""
     width, height = (unit, 2 * unit) if tall else (2 * unit, unit)
     pips: list[tuple[float, float]] = []
@@ -55,7 +51,7 @@ def domino(
         line = (x + unit * 0.18, y + unit, x + unit * 0.82, y + unit)
     else:
         line = (x + unit, y + unit * 0.18, x + unit, y + unit * 0.82)
-    return Piece(x, y, width, height, line, tuple(pips), unit * 0.095, f"{first}-{second}", classes)
+    return Piece(x, y, width, height, line, tuple(pips), unit * 0.095)
 
 
 def tile_picture(tile: Tile) -> Piece:
@@ -64,19 +60,21 @@ def tile_picture(tile: Tile) -> Piece:
 
 
 PICTURE_BOX = f"-1 -1 {UNIT + 2} {2 * UNIT + 2}"
+# ``tile_symbols`` draws each tile about its centre, so that a layout places it by its cell's.
+SYMBOL_BOX = f"{-UNIT // 2 - 1} {-UNIT - 1} {UNIT + 2} {2 * UNIT + 2}"
 
 
 def piece_svg(piece: Piece) -> Markup:
-    """One drawn domino as SVG elements (the markup of the ``piece`` template macro)."""
+    """One drawn domino as SVG elements: its box, its dividing line and its pips."""
     corner = min(piece.width, piece.height) * 0.14
     x1, y1, x2, y2 = piece.line
     pips = "".join(
         f'<circle cx="{x:g}" cy="{y:g}" r="{piece.pip_radius:g}"/>' for x, y in piece.pips
     )
     return Markup(
-        f'<g class="domino {escape(piece.classes)}"><rect x="{piece.x:g}" y="{piece.y:g}" '
-        f'width="{piece.width:g}" height="{piece.height:g}" rx="{corner:g}"/>'
-        f'<line x1="{x1:g}" y1="{y1:g}" x2="{x2:g}" y2="{y2:g}"/>{pips}</g>'
+        f'<rect x="{piece.x:g}" y="{piece.y:g}" width="{piece.width:g}" '
+        f'height="{piece.height:g}" rx="{corner:g}"/>'
+        f'<line x1="{x1:g}" y1="{y1:g}" x2="{x2:g}" y2="{y2:g}"/>{pips}'
     )
 
 
@@ -95,13 +93,15 @@ def tile_symbols() -> Markup:
     """The 28 tiles drawn once per page, for the picker's buttons to reference (``tile_use``).
     Drawn from shared pieces: a tile's face (its box and dividing line) once, each number's pips
     once, as the top half; a tile is its face, its top number's pips and its bottom number's
-    moved down a half (the same picture as ``tile_picture`` draws, in a third of the bytes)."""
-    face = piece_svg(tile_picture(Tile(0, 0)))  # pipless: the box and the line alone
+    moved down a half (the picture ``tile_picture`` draws, in a third of the bytes), its centre
+    at the origin."""
+    left, top = -UNIT / 2, -UNIT
+    face = piece_svg(domino(left, top, 0, 0, True))  # pipless: the box and the line alone
     halves = "".join(
         f'<g id="pips-{value}">'
         + "".join(
             f'<circle cx="{x:g}" cy="{y:g}" r="{UNIT * 0.095:g}"/>'
-            for x, y in domino(0, 0, value, 0, True).pips
+            for x, y in domino(left, top, value, 0, True).pips
         )
         + "</g>"
         for value in range(1, 7)
@@ -115,7 +115,7 @@ def tile_symbols() -> Markup:
     )
     return Markup(
         '<svg class="tile-symbols" aria-hidden="true" focusable="false">'
-        f'<defs><g id="tile-face">{face}</g>{halves}{drawn}</defs></svg>'
+        f'<defs><g id="tile-face" class="face">{face}</g>{halves}{drawn}</defs></svg>'
     )
 
 
@@ -123,7 +123,7 @@ def tile_symbols() -> Markup:
 def tile_use(name: str) -> Markup:
     """A tile drawn by reference to ``tile_symbols``: a few dozen bytes instead of a picture."""
     return Markup(
-        f'<svg class="tile-svg" viewBox="{PICTURE_BOX}" aria-hidden="true" focusable="false">'
+        f'<svg class="tile-svg" viewBox="{SYMBOL_BOX}" aria-hidden="true" focusable="false">'
         f'<use href="#tile-{escape(name)}"/></svg>'
     )
 
