@@ -294,6 +294,21 @@ FOUR_OUT = Script(
     *("6-1 down", "5-4", "6-0 up", "5-3", "4-2", "0-0", "6-3 down"),
 )
 
+LONG_HAND = Script(
+    """Ana, Ben and Cy (7 tiles each, 7 in the boneyard), Ana leading: the longest first hand a
+    scripted game (:func:`scripted_actions`, random deals, each player the first tile of theirs
+    that fits) reaches while it is still played, 37 moves. 4-4 is the spinner on the left arm;
+    the boneyard is drawn empty at move 27; from move 31 Ben and Cy pass while Ana plays 5-5 up
+    and 5-0 up. 25 tiles on the table,
+    in all four arms (left 11, right 7, up 4, down 2), ends 2, 2, 0 and 0; each player holds one
+    tile; Ana 5, Ben 10, Cy 5.""",
+    *("1-0", "3-1 left", "3-0 left", "6-0 left", "6-5 left", "5-2 left", "4-2 left", "2-0 right"),
+    *("2-1 right", "4-4 left", "6-1 right", "6-3 right", "5-4 left", "draw", "draw", "4-3 right"),
+    *("5-3 left", "draw", "draw", "draw", "6-4 right", "6-2 right", "3-2 left", "draw", "4-1 up"),
+    *("2-2 left", "draw", "4-0 down", "5-1 up", "0-0 down", "pass", "5-5 up", "pass", "pass"),
+    *("5-0 up", "pass", "pass"),
+)
+
 # --- hands worked out as they go ------------------------------------------------------------------
 
 

@@ -441,7 +441,6 @@ def test_a_browser_without_wake_lock_says_so_instead_of_pretending(
 FACE = """() => {
   const svg = tag => document.createElementNS("http://www.w3.org/2000/svg", tag);
   const [tile, face, box] = [svg("g"), svg("g"), svg("rect")];
-  tile.setAttribute("class", "domino");
   face.setAttribute("class", "face");
   face.append(box);
   tile.append(face);
@@ -482,9 +481,9 @@ def test_dark_colours_follow_the_phone_and_the_switch_overrides_them(
         assert background(page) == PAPER_DARK
         # The drawn tiles keep their ivory face on the dark table: a tile of a layout is the
         # picker's (a <use>, whose copy no script can read), so its face is read off one built
-        # as its copy is (a .face inside a .domino), styled by the same rules.
+        # as its copy is (a .face in the layout), styled by the same rules.
         page.goto(live_server + "/rules")
-        drawn = page.locator(".layout use.domino").first.get_attribute("href") or ""
+        drawn = page.locator(".layout use").first.get_attribute("href") or ""
         assert drawn.startswith("#tile-")
         assert page.evaluate(FACE) == "rgb(241, 236, 220)"
     finally:

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import gzip
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
 
 import pytest
 import rcssmin
@@ -16,8 +17,10 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from tests.bench.first_load import BUDGET, first_load
+from tests.scripts import LONG_HAND, Move, first_fit
 from tests.tables import CSRF_TOKEN, HX, Table, device
 from webapp.i18n import LANGUAGES
+from webapp.rules import GameState, Options, StartHand, Status
 from webapp.web.compress import PACKED, _static_gzip
 
 GZIP = {"Accept-Encoding": "gzip, deflate, br"}
@@ -159,14 +162,29 @@ def test_the_game_screen_loads_only_its_own_stylesheet(playing: Table) -> None:
         assert sheets.findall(html) == ["app.css", "pages.css"], page
 
 
-#: Points of a hand: its start, and after two plays, the notice saying the last one at length
-#: (who, the tile, the end, the count's sum, the points) and the layout and scores grown.
-HAND_POINTS = {
+def _first_fit_hand() -> list[dict[str, Any]]:
+    """A hand where each player plays the first tile that fits (Ana leads), all but its last
+    move (which ends it): 18 tiles in the four arms of the spinner, 6-6."""
+    state = GameState.new(Options.make(["Ana", "Ben", "Cy"])).apply(StartHand(0))[0]
+    moves = []
+    while state.status is Status.PLAYING:
+        action = first_fit(state)
+        moves.append(Move.of(action).api())
+        state = state.apply(action)[0]
+    return moves[:-1]
+
+
+#: Points of a hand: its start; after two plays, the notice saying the last one at length (who,
+#: the tile, the end, the count's sum, the points) and the layout and scores grown; late in a
+#: hand, every tile the layout draws (the page grows with each); and the longest hand.
+HAND_POINTS: dict[str, Sequence[dict[str, Any]]] = {
     "new": (),
     "mid-hand": (
         {"type": "play", "player": "Ana", "tile": "5-5"},
         {"type": "play", "player": "Ben", "tile": "5-0"},
     ),
+    "late-hand": _first_fit_hand(),
+    "longest-hand": LONG_HAND.api(),  # 37 moves, 25 tiles
 }
 
 
@@ -177,7 +195,7 @@ def test_a_game_screens_first_load_is_within_its_budget(
 ) -> None:
     """What a phone at the table waits for the first time it opens a game: the screen and every
     file it loads as it opens, as sent gzip (README's budget: 40 KB), in every language (the
-    longest words are Lao's) and not only as a hand starts."""
+    longest words are Lao's) and at any point of a hand, as it starts or late in a long one."""
     sizes = first_load(client, language, HAND_POINTS[point])
     page = next(iter(sizes))
     assert f'lang="{language}"' in client.get(page).get_data(as_text=True)  # its language

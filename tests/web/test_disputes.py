@@ -57,7 +57,7 @@ def test_check_a_legal_scoring_play_without_entering_it(playing: Table) -> None:
     assert "Count after it: 0 + [5|5] 10 = 10" in shown
     assert "Ben would score 10" in shown
     assert 'href="/rules#R11"' in page.text
-    assert "5-0 tried" in page.text and 'class="domino last"' in page.text  # drawn in place
+    assert "5-0 tried" in page.text and '<use class="last" href="#tile-5-0"' in page.text
     assert (playing.seq, playing.state) == (seq, state)  # nothing was entered
 
 
@@ -171,7 +171,7 @@ def test_replay_a_scoring_play(hand_c: Table) -> None:
     assert "+10 Cy scores 10: 4 + 6 = 10" in shown
     assert "Cy 15 +15 this hand" in shown  # 5 at move 6, 10 now
     assert "Count 10" in shown
-    assert page.text.count('class="domino') == 9  # the layout as it stood
+    assert page.text.count(' transform="matrix(') == 9  # the layout as it stood, a tile each
     assert f'href="/g/{hand_c.game_id}/replay/1/8" rel="prev"' in page.text
     assert f'href="/g/{hand_c.game_id}/replay/1/10" rel="next"' in page.text
 

@@ -118,7 +118,7 @@ def test_a_new_hand_and_its_lead_are_sent_alike_from_the_caches(pair: Pair) -> N
     first = pair.same(page)
     assert 'id="pick-5-5"' in first
     answer = pair.same(htmx_play("5-5"))  # the lead: the picker's tile and the controls sent
-    assert 'id="pick-5-5"' in answer and '<option value="7">7</option></select>' in answer
+    assert 'id="pick-5-5"' in answer and "<option>7</option></select>" in answer
     pair.same(page)
 
 

@@ -166,7 +166,7 @@ def test_the_empty_practice_board_offers_every_tile_as_a_lead(client: FlaskClien
     assert page.status_code == 200
     shown = text(page)
     assert "Practice board" in shown and "An empty table." in shown
-    assert len(re.findall(r'<button class="tile[^"]*" type="submit" name="add"', page.text)) == 28
+    assert len(re.findall(r'<button class="tile[^"]*" name="add"', page.text)) == 28
     assert len(re.findall(r'aria-label="\d-\d(?: \+\d+| fits)?"', page.text)) == 28
     assert "Scores now" in shown and "Lead +10 [5|5] 10 = 10" in shown
     assert "Lead for no points" in shown

@@ -240,8 +240,8 @@ class Controls:
 @lru_cache(maxsize=32)
 def count_options(most: int) -> Markup:
     """A select's options 1 to ``most``, made once per number: the controls sent with nearly
-    every play list them (at most 28: the tiles of a set)."""
-    return Markup("".join(f'<option value="{n}">{n}</option>' for n in range(1, most + 1)))
+    every play list them (at most 28: the tiles of a set). Each option's text is its value."""
+    return Markup("".join(f"<option>{n}</option>" for n in range(1, most + 1)))
 
 
 @dataclass(frozen=True, slots=True)

@@ -69,8 +69,8 @@ class Laid:
         centre = (self.x + self.width / 2, self.y + self.height / 2)
         matrix = " ".join(f"{round(n, 3) + 0.0:g}" for n in (*(sign * a for a in axes), *centre))
         high, low = max(self.first, self.second), min(self.first, self.second)
-        classes = f"domino {escape(self.classes)}".strip()
-        return f'<use class="{classes}" href="#tile-{high}-{low}" transform="matrix({matrix})"/>'
+        classes = f' class="{escape(self.classes)}"' if self.classes else ""
+        return f'<use{classes} href="#tile-{high}-{low}" transform="matrix({matrix})"/>'
 
 
 @dataclass(slots=True)

@@ -83,7 +83,7 @@ def tile_svg(name: str) -> Markup:
     """A tile of the picker as a whole SVG, drawn once: the picker shows 28 on every play."""
     picture = tile_picture(Tile.parse(name))
     return Markup(
-        f'<svg class="tile-svg" viewBox="{PICTURE_BOX}" aria-hidden="true" focusable="false">'
+        f'<svg class="tile-svg" viewBox="{PICTURE_BOX}" aria-hidden="true">'
         f"{piece_svg(picture)}</svg>"
     )
 
@@ -114,7 +114,7 @@ def tile_symbols() -> Markup:
         for tile in DOUBLE_SIX
     )
     return Markup(
-        '<svg class="tile-symbols" aria-hidden="true" focusable="false">'
+        '<svg class="tile-symbols" aria-hidden="true">'
         f'<defs><g id="tile-face" class="face">{face}</g>{halves}{drawn}</defs></svg>'
     )
 
@@ -123,7 +123,7 @@ def tile_symbols() -> Markup:
 def tile_use(name: str) -> Markup:
     """A tile drawn by reference to ``tile_symbols``: a few dozen bytes instead of a picture."""
     return Markup(
-        f'<svg class="tile-svg" viewBox="{SYMBOL_BOX}" aria-hidden="true" focusable="false">'
+        f'<svg class="tile-svg" viewBox="{SYMBOL_BOX}" aria-hidden="true">'
         f'<use href="#tile-{escape(name)}"/></svg>'
     )
 
