@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-from tests.scripts import EXAMPLE_G, EXAMPLE_H, Script
+import re
+
+from tests.scripts import EXAMPLE_A, EXAMPLE_G, EXAMPLE_H, Script
+from tests.tables import Table
 from webapp.rules import GameState, Options, StartHand
 from webapp.ui.layouts import draw_layout
 
@@ -45,3 +48,25 @@ def test_muggins_draws_a_line_with_two_end_marks():
     drawing = draw_layout(layout)
     assert sorted(mark.arm for mark in drawing.marks) == ["left", "right"]
     assert not any("spinner" in piece.classes for piece in drawing.pieces)
+
+
+def test_every_page_that_draws_a_layout_holds_the_tiles_its_tiles_refer_to(playing: Table) -> None:
+    """A layout's tiles are references to the page's tile drawings (``tile_symbols``): every
+    page that draws one holds them, once, and every tile it refers to is among them."""
+    playing.enter(EXAMPLE_A[:6])
+    pages = [
+        playing.url,
+        f"{playing.url}/check?tile=6-6&end=right",
+        f"{playing.url}/replay/1/4",
+        f"{playing.url}/fix/3",
+        "/rules",
+        "/learn/5",
+        f"/practice?p={EXAMPLE_A[:4].board()}",
+    ]
+    for address in pages:
+        page = playing.client.get(address).get_data(as_text=True)
+        assert '<svg class="layout"' in page, address
+        assert page.count('<svg class="tile-symbols"') == 1, address
+        drawn = set(re.findall(r'<g id="(tile-\d-\d)">', page))
+        referred = set(re.findall(r'<use (?:class="[^"]*" )?href="#(tile-\d-\d)"', page))
+        assert referred and referred <= drawn, address
