@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from markupsafe import Markup, escape
 
 from ..rules import Arm, Layout, Tile
-from .tiles import UNIT
+from .tiles import UNIT, symbol_id
 
 GAP = 0.6  # SVG units of table showing between touching tiles
 LINE_REACH = 7  # half-tiles from the centre tile before the west/east line turns a corner
@@ -68,9 +68,9 @@ class Laid:
         axes = (across, 0, 0, along) if self.tall else (0, across, along, 0)
         centre = (self.x + self.width / 2, self.y + self.height / 2)
         matrix = " ".join(f"{round(n, 3) + 0.0:g}" for n in (*(sign * a for a in axes), *centre))
-        high, low = max(self.first, self.second), min(self.first, self.second)
+        drawn = symbol_id(self.first, self.second)
         classes = f' class="{escape(self.classes)}"' if self.classes else ""
-        return f'<use{classes} href="#tile-{high}-{low}" transform="matrix({matrix})"/>'
+        return f'<use{classes} href="#{drawn}" transform="matrix({matrix})"/>'
 
 
 @dataclass(slots=True)

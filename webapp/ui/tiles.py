@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
-from markupsafe import Markup, escape
+from markupsafe import Markup
 
 from ..rules import DOUBLE_SIX, Tile
 
@@ -88,13 +88,19 @@ def tile_svg(name: str) -> Markup:
     )
 
 
+def symbol_id(a: int, b: int) -> str:
+    """The id of the drawing in ``tile_symbols`` of the tile of ``a`` and ``b``, in either order
+    (the higher number first, as it is drawn: ``tile-6-4``)."""
+    return f"tile-{max(a, b)}-{min(a, b)}"
+
+
 @lru_cache(maxsize=1)
 def tile_symbols() -> Markup:
-    """The 28 tiles drawn once per page, for the picker's buttons to reference (``tile_use``).
-    Drawn from shared pieces: a tile's face (its box and dividing line) once, each number's pips
-    once, as the top half; a tile is its face, its top number's pips and its bottom number's
-    moved down a half (the picture ``tile_picture`` draws, in a third of the bytes), its centre
-    at the origin."""
+    """The 28 tiles drawn once per page, for the picker's buttons (``tile_use``) and a drawn
+    layout's tiles (``layouts.Laid``) to reference by ``symbol_id``. Drawn from shared pieces: a
+    tile's face (its box and dividing line) once, each number's pips once, as the top half; a
+    tile is its face, its top number's pips and its bottom number's moved down a half (the
+    picture ``tile_picture`` draws, in a third of the bytes), its centre at the origin."""
     left, top = -UNIT / 2, -UNIT
     face = piece_svg(domino(left, top, 0, 0, True))  # pipless: the box and the line alone
     halves = "".join(
@@ -107,7 +113,7 @@ def tile_symbols() -> Markup:
         for value in range(1, 7)
     )
     drawn = "".join(
-        f'<g id="tile-{tile}"><use href="#tile-face"/>'
+        f'<g id="{symbol_id(tile.a, tile.b)}"><use href="#tile-face"/>'
         + (f'<use href="#pips-{tile.a}"/>' if tile.a else "")
         + (f'<use href="#pips-{tile.b}" y="{UNIT}"/>' if tile.b else "")
         + "</g>"
@@ -122,9 +128,10 @@ def tile_symbols() -> Markup:
 @lru_cache(maxsize=64)
 def tile_use(name: str) -> Markup:
     """A tile drawn by reference to ``tile_symbols``: a few dozen bytes instead of a picture."""
+    tile = Tile.parse(name)
     return Markup(
         f'<svg class="tile-svg" viewBox="{SYMBOL_BOX}" aria-hidden="true">'
-        f'<use href="#tile-{escape(name)}"/></svg>'
+        f'<use href="#{symbol_id(tile.a, tile.b)}"/></svg>'
     )
 
 
