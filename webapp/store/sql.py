@@ -171,15 +171,16 @@ class Driver:
     notify: Statement
 
     @contextmanager
-    def cursor(self, begin: str | None = None) -> Iterator[Cursor]:
-        """A cursor on a pooled connection; with ``begin`` (the statement that opens a write,
-        see :class:`Writer`), inside one committed transaction.
+    def cursor(self, begin: str | None = None, held: Any = None) -> Iterator[Cursor]:
+        """A cursor on a pooled connection (or on ``held``, one its caller keeps and gives
+        back itself); with ``begin`` (the statement that opens a write, see :class:`Writer`),
+        inside one committed transaction.
 
         A read is a statement or two with no transaction of its own: the log is append-only and
         a game's ``seq`` moves in the same commit as its new event, so a game row read first
         never names an event that cannot be read after it.
         """
-        connection = self.engine.raw_connection()
+        connection = held if held is not None else self.engine.raw_connection()
         write = begin is not None
         try:
             raw = connection.cursor()
@@ -200,7 +201,8 @@ class Driver:
             finally:
                 raw.close()
         finally:
-            connection.close()  # back to the pool (which ends any transaction a read began)
+            if held is None:
+                connection.close()  # back to the pool (which ends any transaction a read began)
 
 
 class Cursor:
@@ -347,8 +349,9 @@ def _when(value: Any) -> datetime:
 
 
 def _sqlite_time(value: datetime) -> str:
-    """As SQLAlchemy's SQLite dialect stores a DateTime, microseconds always written."""
-    return value.strftime("%Y-%m-%d %H:%M:%S.%f")
+    """As SQLAlchemy's SQLite dialect stores a DateTime (``%Y-%m-%d %H:%M:%S.%f``, microseconds
+    always written) of the naive UTC times the store keeps (``schema.utcnow``)."""
+    return value.isoformat(" ", "microseconds")
 
 
 def _same(value: datetime) -> datetime:

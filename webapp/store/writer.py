@@ -79,6 +79,7 @@ _QUEUES: weakref.WeakSet[WriterQueue] = weakref.WeakSet()
 
 
 _GROUPS: weakref.WeakSet[GroupCommit] = weakref.WeakSet()
+_WRITERS: weakref.WeakSet[Writer] = weakref.WeakSet()
 
 
 def _after_fork() -> None:
@@ -88,6 +89,8 @@ def _after_fork() -> None:
         queue._forked()
     for group in list(_GROUPS):
         group._forked()
+    for writer in list(_WRITERS):
+        writer._held = None  # the parent's connection: never used (nor closed) by a child
 
 
 if hasattr(os, "register_at_fork"):
@@ -212,6 +215,11 @@ class Writer:
         self.queue = WriterQueue(engine.url.database) if sqlite and immediate else None
         self.group = GroupCommit(self) if self.queue is not None else None
         self.feed = ChangeFeed(engine)
+        # With SQLite's writers' queue, one writer of the process at a time: it keeps its
+        # connection from one turn to the next rather than taking it from the pool and giving
+        # it back each time (about 60 calls into SQLAlchemy's pool per transaction).
+        self._held: Any = None
+        _WRITERS.add(self)
 
     @property
     def integrity_error(self) -> type[Exception]:
@@ -271,8 +279,22 @@ class Writer:
     @contextmanager
     def transaction(self) -> Iterator[Cursor]:
         """A cursor inside one committed write transaction, once it is this writer's turn."""
-        with self.turn(), self.driver.cursor(self.begin) as cursor:
-            yield cursor
+        with self.turn():
+            if self.queue is None:
+                with self.driver.cursor(self.begin) as cursor:
+                    yield cursor
+                return
+            if self._held is None:
+                self._held = self.driver.engine.raw_connection()
+            try:
+                with self.driver.cursor(self.begin, self._held) as cursor:
+                    yield cursor
+            except BaseException:
+                # Rolled back; the connection goes back to the pool, which resets it, and the
+                # next turn takes one afresh (this one may be the reason it failed).
+                held, self._held = self._held, None
+                held.close()
+                raise
 
     def turn(self) -> AbstractContextManager[None]:
         """Wait for this writer's turn (SQLite); other databases queue writers on row locks."""
@@ -281,4 +303,8 @@ class Writer:
     def close(self) -> None:
         self.feed.stop()
         if self.queue is not None:
+            with self.queue.turn():
+                held, self._held = self._held, None
+                if held is not None:
+                    held.close()
             self.queue.close()
