@@ -90,7 +90,7 @@ class Store:
     def close(self) -> None:
         """Close every pooled connection and the writers' lock file (the app's or a test's end)."""
         self._write.close()  # (first: the writer's own connection goes back to its pool)
-        self.engine.dispose()
+        self._read.close()
         self._writer.dispose()
 
     def take_a_turn(self) -> None:
