@@ -103,8 +103,8 @@ class _Append:
 
     game_id: str
     seq: int
-    action: str
-    when: Any
+    action: dict[str, Any]
+    when: datetime
     mark: dict[str, Any] | None  # the snapshot this event makes (the start of a hand), if any
     wake: threading.Event = field(default_factory=threading.Event)
     finished: bool = False
@@ -142,7 +142,12 @@ class GroupCommit:
         self._leading = False
 
     def append(
-        self, game_id: str, seq: int, action: str, when: Any, mark: dict[str, Any] | None
+        self,
+        game_id: str,
+        seq: int,
+        action: dict[str, Any],
+        when: datetime,
+        mark: dict[str, Any] | None,
     ) -> bool:
         mine = _Append(game_id, seq, action, when, mark)
         with self._mutex:
@@ -177,9 +182,14 @@ class GroupCommit:
         return mine.moved
 
     def _write(self, batch: list[_Append]) -> None:
-        """One transaction for the batch: which games are where, then every move that holds."""
+        """One transaction for the batch: which games are where, then every move that holds (a
+        play alone: its move, which holds or not, then its event, as any write of one play)."""
         driver = self.writer.driver
         with self.writer.transaction() as cursor:
+            if len(batch) == 1:
+                one = batch[0]
+                one.moved = cursor.append(one.game_id, one.seq, one.action, one.when, one.mark)
+                return
             at = {}
             for game_id in sorted({each.game_id for each in batch}):
                 seq = cursor.seq(game_id)
@@ -191,7 +201,8 @@ class GroupCommit:
                     at[each.game_id] = each.seq
                     each.moved = True
                     values = {"game_id": each.game_id, "seq": each.seq, "was": each.seq - 1}
-                    values.update(action=each.action, created_at=each.when, updated_at=each.when)
+                    when = driver.time(each.when)
+                    values.update(action=json.dumps(each.action), created_at=when, updated_at=when)
                     moves.append(driver.move.params(values))
                     events.append(driver.insert.params(values))
                     if each.mark is not None:
@@ -246,8 +257,7 @@ class Writer:
         if also is not None:
             moved = self._append_with(game_id, seq, action, now, mark, also)
         elif self.group is not None:
-            when = self.driver.time(now)
-            moved = self.group.append(game_id, seq, json.dumps(action), when, mark)
+            moved = self.group.append(game_id, seq, action, now, mark)
         else:
             with self.transaction() as cursor:
                 moved = cursor.append(game_id, seq, action, now, mark)
