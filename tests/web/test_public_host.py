@@ -165,3 +165,19 @@ def test_rate_limits_count_each_address_on_its_own(limited: FlaskClient) -> None
         limited.get(f"/v/guess{n}", environ_base={"REMOTE_ADDR": "10.0.0.1"})
     assert limited.get("/v/x", environ_base={"REMOTE_ADDR": "10.0.0.1"}).status_code == 429
     assert limited.get("/v/x", environ_base={"REMOTE_ADDR": "10.0.0.2"}).status_code == 404
+
+
+def test_a_rate_limit_store_that_stops_answering_refuses_no_one_and_counts_in_memory(
+    limited: FlaskClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    counts = limited.application.extensions["allfives_limits"]
+
+    def unreachable(*_args: object, **_kwargs: object) -> None:
+        raise ConnectionError("the shared store went away")
+
+    monkeypatch.setattr(counts.counter, "hit", unreachable)
+    monkeypatch.setattr(counts.counter, "test", unreachable)
+    game_id = new_game(limited)
+    for n in range(5):
+        assert limited.get(f"/g/guess{n}").status_code == 404
+    assert limited.get(f"/g/{game_id}").status_code == 429, "counted in memory meanwhile"

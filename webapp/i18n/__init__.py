@@ -99,6 +99,17 @@ def _best_match(accepted: str, languages: tuple[str, ...]) -> str:
     return parse_accept_header(accepted, LanguageAccept).best_match(languages) or DEFAULT
 
 
+def _reader_locale() -> Locale:
+    """Flask-Babel's locale selector: this request's language as its ``Locale``, which
+    Flask-Babel takes as it is (a language's name it would parse again on every request)."""
+    return _locale(language())
+
+
+@functools.lru_cache(maxsize=16)  # one per language offered
+def _locale(code: str) -> Locale:
+    return Locale.parse(code)
+
+
 @functools.lru_cache(maxsize=16)  # one per language offered
 def _own_name(code: str) -> str:
     """A language named in itself ("română", "ລາວ"), capitalised as a menu item."""
@@ -183,7 +194,7 @@ def register(app: Flask) -> None:
     app.config.setdefault("BABEL_TRANSLATION_DIRECTORIES", str(TRANSLATIONS))
     for folder in app.config["BABEL_TRANSLATION_DIRECTORIES"].split(";"):
         compile_catalogs(Path(folder))
-    Babel(app, locale_selector=language)
+    Babel(app, locale_selector=_reader_locale)
     # {% trans %} blocks are extracted with their whitespace folded (babel.cfg): render so too.
     app.jinja_env.policies["ext.i18n.trimmed"] = True
     app.jinja_env.filters["certainty_name"] = certainty_name

@@ -23,8 +23,10 @@ from typing import Any, NamedTuple
 
 from sqlalchemy import Engine
 from sqlalchemy.exc import InterfaceError, OperationalError
+from sqlalchemy.pool import QueuePool
 
 from .feed import GONE
+from .readers import Readers
 
 _NAME = re.compile(r"(?<!:):([a-z_]+)")
 
@@ -150,6 +152,9 @@ class Driver:
         lock = "" if self.sqlite else " FOR UPDATE"
         self.lock = Statement(SQL["by_id"] + lock, dialect.paramstyle)
         self.time: Callable[[datetime], Any] = _sqlite_time if self.sqlite else _same
+        # A SQLite file's reads: on each thread's own connection.
+        file = self.sqlite and isinstance(engine.pool, QueuePool)
+        self._readers = Readers(engine) if file else None
 
     lock: Statement
     by_id: Statement
@@ -171,16 +176,24 @@ class Driver:
     notify: Statement
 
     @contextmanager
-    def cursor(self, begin: str | None = None) -> Iterator[Cursor]:
-        """A cursor on a pooled connection; with ``begin`` (the statement that opens a write,
-        see :class:`Writer`), inside one committed transaction.
+    def cursor(self, begin: str | None = None, held: Any = None) -> Iterator[Cursor]:
+        """A cursor on a pooled connection (a SQLite file's read: on the thread's own,
+        ``readers.py``; or on ``held``, one its caller keeps and gives back itself); with
+        ``begin`` (the statement that opens a write, see :class:`Writer`), inside one
+        committed transaction.
 
         A read is a statement or two with no transaction of its own: the log is append-only and
         a game's ``seq`` moves in the same commit as its new event, so a game row read first
         never names an event that cannot be read after it.
         """
-        connection = self.engine.raw_connection()
         write = begin is not None
+        readers = self._readers if held is None and not write else None
+        if held is not None:
+            connection = held
+        elif readers is not None:
+            connection = readers.connection()
+        else:
+            connection = self.engine.raw_connection()
         try:
             raw = connection.cursor()
             cursor = Cursor(self, raw)
@@ -199,8 +212,19 @@ class Driver:
                 raise
             finally:
                 raw.close()
+        except self.database_error:
+            if readers is not None:  # (a thread's own that failed is not used again)
+                readers.drop(connection)
+            raise
         finally:
-            connection.close()  # back to the pool (which ends any transaction a read began)
+            if held is None and readers is None:
+                connection.close()  # back to the pool (which ends any transaction a read began)
+
+    def close(self) -> None:
+        """Close every connection of the engine's pool, and the threads' own."""
+        if self._readers is not None:
+            self._readers.close()
+        self.engine.dispose()
 
 
 class Cursor:
@@ -347,8 +371,9 @@ def _when(value: Any) -> datetime:
 
 
 def _sqlite_time(value: datetime) -> str:
-    """As SQLAlchemy's SQLite dialect stores a DateTime, microseconds always written."""
-    return value.strftime("%Y-%m-%d %H:%M:%S.%f")
+    """As SQLAlchemy's SQLite dialect stores a DateTime (``%Y-%m-%d %H:%M:%S.%f``, microseconds
+    always written) of the naive UTC times the store keeps (``schema.utcnow``)."""
+    return value.isoformat(" ", "microseconds")
 
 
 def _same(value: datetime) -> datetime:

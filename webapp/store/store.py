@@ -89,9 +89,9 @@ class Store:
 
     def close(self) -> None:
         """Close every pooled connection and the writers' lock file (the app's or a test's end)."""
-        self.engine.dispose()
+        self._write.close()  # (first: the writer's own connection goes back to its pool)
+        self._read.close()
         self._writer.dispose()
-        self._write.close()
 
     def take_a_turn(self) -> None:
         """Take the writers' turn once and give it back: with SQLite, this makes the lock file

@@ -79,6 +79,7 @@ _QUEUES: weakref.WeakSet[WriterQueue] = weakref.WeakSet()
 
 
 _GROUPS: weakref.WeakSet[GroupCommit] = weakref.WeakSet()
+_WRITERS: weakref.WeakSet[Writer] = weakref.WeakSet()
 
 
 def _after_fork() -> None:
@@ -88,6 +89,8 @@ def _after_fork() -> None:
         queue._forked()
     for group in list(_GROUPS):
         group._forked()
+    for writer in list(_WRITERS):
+        writer._held = None  # the parent's connection: never used (nor closed) by a child
 
 
 if hasattr(os, "register_at_fork"):
@@ -100,8 +103,8 @@ class _Append:
 
     game_id: str
     seq: int
-    action: str
-    when: Any
+    action: dict[str, Any]
+    when: datetime
     mark: dict[str, Any] | None  # the snapshot this event makes (the start of a hand), if any
     wake: threading.Event = field(default_factory=threading.Event)
     finished: bool = False
@@ -139,7 +142,12 @@ class GroupCommit:
         self._leading = False
 
     def append(
-        self, game_id: str, seq: int, action: str, when: Any, mark: dict[str, Any] | None
+        self,
+        game_id: str,
+        seq: int,
+        action: dict[str, Any],
+        when: datetime,
+        mark: dict[str, Any] | None,
     ) -> bool:
         mine = _Append(game_id, seq, action, when, mark)
         with self._mutex:
@@ -174,9 +182,14 @@ class GroupCommit:
         return mine.moved
 
     def _write(self, batch: list[_Append]) -> None:
-        """One transaction for the batch: which games are where, then every move that holds."""
+        """One transaction for the batch: which games are where, then every move that holds (a
+        play alone: its move, which holds or not, then its event, as any write of one play)."""
         driver = self.writer.driver
         with self.writer.transaction() as cursor:
+            if len(batch) == 1:
+                one = batch[0]
+                one.moved = cursor.append(one.game_id, one.seq, one.action, one.when, one.mark)
+                return
             at = {}
             for game_id in sorted({each.game_id for each in batch}):
                 seq = cursor.seq(game_id)
@@ -188,7 +201,8 @@ class GroupCommit:
                     at[each.game_id] = each.seq
                     each.moved = True
                     values = {"game_id": each.game_id, "seq": each.seq, "was": each.seq - 1}
-                    values.update(action=each.action, created_at=each.when, updated_at=each.when)
+                    when = driver.time(each.when)
+                    values.update(action=json.dumps(each.action), created_at=when, updated_at=when)
                     moves.append(driver.move.params(values))
                     events.append(driver.insert.params(values))
                     if each.mark is not None:
@@ -212,6 +226,11 @@ class Writer:
         self.queue = WriterQueue(engine.url.database) if sqlite and immediate else None
         self.group = GroupCommit(self) if self.queue is not None else None
         self.feed = ChangeFeed(engine)
+        # With SQLite's writers' queue, one writer of the process at a time: it keeps its
+        # connection from one turn to the next rather than taking it from the pool and giving
+        # it back each time (about 60 calls into SQLAlchemy's pool per transaction).
+        self._held: Any = None
+        _WRITERS.add(self)
 
     @property
     def integrity_error(self) -> type[Exception]:
@@ -238,8 +257,7 @@ class Writer:
         if also is not None:
             moved = self._append_with(game_id, seq, action, now, mark, also)
         elif self.group is not None:
-            when = self.driver.time(now)
-            moved = self.group.append(game_id, seq, json.dumps(action), when, mark)
+            moved = self.group.append(game_id, seq, action, now, mark)
         else:
             with self.transaction() as cursor:
                 moved = cursor.append(game_id, seq, action, now, mark)
@@ -271,8 +289,22 @@ class Writer:
     @contextmanager
     def transaction(self) -> Iterator[Cursor]:
         """A cursor inside one committed write transaction, once it is this writer's turn."""
-        with self.turn(), self.driver.cursor(self.begin) as cursor:
-            yield cursor
+        with self.turn():
+            if self.queue is None:
+                with self.driver.cursor(self.begin) as cursor:
+                    yield cursor
+                return
+            if self._held is None:
+                self._held = self.driver.engine.raw_connection()
+            try:
+                with self.driver.cursor(self.begin, self._held) as cursor:
+                    yield cursor
+            except BaseException:
+                # Rolled back; the connection goes back to the pool, which resets it, and the
+                # next turn takes one afresh (this one may be the reason it failed).
+                held, self._held = self._held, None
+                held.close()
+                raise
 
     def turn(self) -> AbstractContextManager[None]:
         """Wait for this writer's turn (SQLite); other databases queue writers on row locks."""
@@ -281,4 +313,8 @@ class Writer:
     def close(self) -> None:
         self.feed.stop()
         if self.queue is not None:
+            with self.queue.turn():
+                held, self._held = self._held, None
+                if held is not None:
+                    held.close()
             self.queue.close()

@@ -104,11 +104,19 @@ def register(app: Flask) -> None:
 
     def url_for(endpoint: str, **values: Any) -> str:
         """Templates' ``url_for``: a game's own address with nothing more to fill in (the
-        forms' actions of every answer to a play) built once per game, link and endpoint."""
+        forms' actions of every answer to a play) built once per game, link and endpoint;
+        with a revision only (``seq``, a number: the poll's and the stream's), that address
+        and ``?seq=N``, as Flask writes it."""
         table: Table | None = g.get("table")
-        if values or table is None or endpoint.startswith("."):
+        if table is None or endpoint.startswith("."):
             return build(endpoint, **values)
-        return _game_address(endpoint, table.key, table.viewer, request.script_root)
+        if not values:
+            return _game_address(endpoint, table.key, table.viewer, request.script_root)
+        seq = values.get("seq")
+        if len(values) == 1 and type(seq) is int and seq >= 0:
+            address = _game_address(endpoint, table.key, table.viewer, request.script_root)
+            return f"{address}?seq={seq}"
+        return build(endpoint, **values)
 
     app.jinja_env.globals["url_for"] = url_for
 
