@@ -8,6 +8,7 @@ and no writer left waiting once the lock is released.
 
 from __future__ import annotations
 
+import gc
 import multiprocessing
 import threading
 import time
@@ -164,3 +165,45 @@ def test_closing_a_store_closes_its_writers_lock_file(tmp_path: Path) -> None:
     assert queue is not None and queue._fd is not None
     store.close()
     assert queue._fd is None
+
+
+def _play_and_close(store: Any, game_id: str, parents: tuple[int, int], done: Any) -> None:
+    """In a forked child: a play on the store inherited from the parent, then its close."""
+    gc.collect()  # what the child's collector does sooner or later: nothing inherited goes back
+    store.apply(game_id, 1, Play(Tile(5, 5), None))
+    assert store.get(game_id).seq == 2
+    writer, reader = store._write._held, store._read._readers.connection()  # type: ignore[union-attr]
+    used = (id(writer.dbapi_connection), id(reader.dbapi_connection))
+    done.put(not set(used) & set(parents))
+    store.close()
+
+
+@pytest.mark.skipif(FORK is None, reason="flock and fork are POSIX only")
+def test_a_store_forked_after_a_write_is_the_childs_own_and_leaves_the_parents_be(
+    tmp_path: Path,
+) -> None:
+    """A process forked from one that has written and read (as under ``gunicorn --preload``)
+    writes and reads on connections of its own, and closing its store leaves the parent's
+    database whole: the parent's later plays are all there when the file is opened again."""
+    assert FORK is not None
+    url = f"sqlite:///{tmp_path / 'games.sqlite3'}"
+    store = open_store(url)
+    game_id = store.create(Options.make(["Ana", "Ben"], target=10_000)).id
+    store.apply(game_id, 0, StartHand(0))
+    assert store.get(game_id).seq == 1
+    writer, reader = store._write._held, store._read._readers.connection()  # type: ignore[union-attr]
+    assert writer is not None
+    parents = (id(writer.dbapi_connection), id(reader.dbapi_connection))
+    del writer, reader  # (the child holds them only where the store does)
+    done = FORK.Queue()
+    child = FORK.Process(target=_play_and_close, args=(store, game_id, parents, done))
+    child.start()
+    child.join(20)
+    assert child.exitcode == 0
+    assert done.get(timeout=5), "the child used its parent's connections"
+    for seq in range(2, 6):
+        store.apply(game_id, seq, Play(Tile(5, 5), None) if seq % 2 else Undo())
+    store.close()
+    again = open_store(url)
+    assert again.get(game_id).seq == 6
+    again.close()

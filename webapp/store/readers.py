@@ -1,7 +1,11 @@
 """The connections a SQLite file is read with: each thread's own, made on its first read and
-kept. Taking a connection from SQLAlchemy's pool and giving it back is about 60 calls, as long
-as the read itself; and SQLite in WAL mode holds nothing between two reads (each statement, its
-cursor closed, is a transaction of its own), so a connection kept idle holds nothing back.
+kept. Taking a connection from SQLAlchemy's pool and giving it back costs as much as the read
+itself; and SQLite in WAL mode holds nothing between two reads (each statement, its cursor
+closed, is a transaction of its own), so a connection kept idle holds nothing back.
+
+A connection made before a fork is its parent's: a child process never uses it, nor closes it
+(SQLite closing it in the child could remove the write-ahead log the parent still writes to),
+so the child keeps it, unused, in :data:`INHERITED`.
 """
 
 from __future__ import annotations
@@ -13,6 +17,9 @@ from typing import Any
 
 from sqlalchemy import Engine
 
+#: The connections a forked child inherited from its parent: kept, never used nor closed.
+INHERITED: list[Any] = []
+
 
 class Readers:
     """Each thread's own connection to read ``engine``'s SQLite file with."""
@@ -23,24 +30,25 @@ class Readers:
         # Every thread's, to close them all (one whose thread ended is closed as it goes).
         self._kept: weakref.WeakSet[Any] = weakref.WeakSet()
         self._lock = threading.Lock()
+        _READERS.add(self)
 
     def connection(self) -> Any:
-        """This thread's connection, made now if it has none (or only its parent process's)."""
+        """This thread's connection, made now if it has none."""
         mine = self._mine
-        if getattr(mine, "pid", None) != os.getpid():
-            connection = self.engine.raw_connection()
+        connection = getattr(mine, "connection", None)
+        if connection is None:
+            connection = mine.connection = self.engine.raw_connection()
             connection.detach()  # this thread's, not the pool's: the pool's room stays free
-            mine.connection, mine.pid = connection, os.getpid()
             with self._lock:
                 self._kept.add(connection)
-        return mine.connection
+        return connection
 
     def drop(self, connection: Any) -> None:
         """Close this thread's ``connection`` (it failed): its next read makes another."""
         with self._lock:
             self._kept.discard(connection)
         if getattr(self._mine, "connection", None) is connection:
-            del self._mine.connection, self._mine.pid
+            del self._mine.connection
         connection.close()
 
     def close(self) -> None:
@@ -50,3 +58,22 @@ class Readers:
             self._mine = threading.local()
         for connection in kept:
             connection.close()
+
+    def _forked(self) -> None:
+        """In a forked child: every connection so far is the parent's."""
+        INHERITED.extend(self._kept)
+        self._kept = weakref.WeakSet()
+        self._mine = threading.local()
+        self._lock = threading.Lock()
+
+
+_READERS: weakref.WeakSet[Readers] = weakref.WeakSet()
+
+
+def _after_fork() -> None:
+    for readers in list(_READERS):
+        readers._forked()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_after_fork)

@@ -140,7 +140,7 @@ def out_of_reach(engine: Engine, error: BaseException) -> bool:
 class Driver:
     """The statements of :class:`~webapp.store.Store` on one engine, and its cursors."""
 
-    def __init__(self, engine: Engine) -> None:
+    def __init__(self, engine: Engine, reads: bool = False) -> None:
         self.engine = engine
         dialect = engine.dialect
         self.sqlite = dialect.name == "sqlite"
@@ -154,7 +154,7 @@ class Driver:
         self.time: Callable[[datetime], Any] = _sqlite_time if self.sqlite else _same
         # A SQLite file's reads: on each thread's own connection.
         file = self.sqlite and isinstance(engine.pool, QueuePool)
-        self._readers = Readers(engine) if file else None
+        self._readers = Readers(engine) if reads and file else None
 
     lock: Statement
     by_id: Statement

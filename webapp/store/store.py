@@ -81,7 +81,7 @@ class Store:
         ``cache_bytes`` bounds the pieces of games kept in memory (:mod:`webapp.store.cache`)."""
         self.engine = reader
         self._writer = writer or reader
-        self._read = Driver(reader)
+        self._read = Driver(reader, reads=True)
         self._write = Writer(self._writer, immediate=writer is not None)
         self.feed = self._write.feed  # games moved, here and in other processes (feed.py)
         self.cache = GameCache(cache_bytes)

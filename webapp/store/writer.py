@@ -21,6 +21,7 @@ from typing import Any
 from sqlalchemy import Connection, Engine
 
 from .feed import ChangeFeed
+from .readers import INHERITED
 from .sql import Cursor, Driver, snapshot_values
 
 try:
@@ -90,7 +91,9 @@ def _after_fork() -> None:
     for group in list(_GROUPS):
         group._forked()
     for writer in list(_WRITERS):
-        writer._held = None  # the parent's connection: never used (nor closed) by a child
+        if writer._held is not None:  # the parent's connection: never used nor closed here
+            INHERITED.append(writer._held)
+            writer._held = None
 
 
 if hasattr(os, "register_at_fork"):

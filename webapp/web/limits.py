@@ -5,10 +5,7 @@ on), in memory by default; ``ALLFIVES_RATE_LIMIT_STORAGE`` (a storage URI of the
 library, such as ``redis://host:6379``) shares the counts between processes.
 
 Each setting is parsed once, when the app starts, into the ``limits`` library's items, which
-count in fixed windows; a request then costs a look-up of its counts and nothing more. (Through
-Flask-Limiter every request had its limits worked out anew: each setting's text parsed again,
-the route's, blueprint's and application's limits and exemptions resolved: 0.9 M instructions,
-more than a bare Flask request and a tenth of a play.)
+count in fixed windows; a request then costs a look-up of its counts and nothing more.
 """
 
 from __future__ import annotations
@@ -61,8 +58,8 @@ class Counts:
     """One app's limits, parsed, and the store their counts are kept in: the configured one,
     or memory while it does not answer (``RATELIMIT_IN_MEMORY_FALLBACK_ENABLED``)."""
 
-    def __init__(self, app: Flask) -> None:
-        self.items = {name: sorted(parse_many(str(app.config[name]))) for name in DEFAULTS}
+    def __init__(self, app: Flask, items: dict[str, list[RateLimitItem]]) -> None:
+        self.items = items
         self.counter = FixedWindowRateLimiter(storage_from_string(_storage_uri(app)))
         fallback = app.config["RATELIMIT_IN_MEMORY_FALLBACK_ENABLED"]
         self.fallback = FixedWindowRateLimiter(MemoryStorage()) if fallback else None
@@ -216,10 +213,11 @@ def register(app: Flask) -> None:
     """Rate limits on ``app``; ``RATELIMIT_ENABLED`` (``ALLFIVES_RATE_LIMITS=off``) turns
     them off. Every answer "no such game" counts against the address that asked, on any
     route, so ids cannot be guessed at speed."""
+    items: dict[str, list[RateLimitItem]] = {}
     for name, value in DEFAULTS.items():
         app.config.setdefault(name, os.environ.get(f"ALLFIVES_{name}", value))
         try:
-            parse_many(app.config[name])
+            items[name] = sorted(parse_many(str(app.config[name])))
         except ValueError as error:
             raise StartupError(
                 f"ALLFIVES_{name} must be limits such as {value!r}, not {app.config[name]!r}"
@@ -230,7 +228,7 @@ def register(app: Flask) -> None:
     if not app.config.get("RATELIMIT_ENABLED", True):
         return
     try:
-        app.extensions[EXTENSION] = Counts(app)
+        app.extensions[EXTENSION] = Counts(app, items)
     except ConfigurationError as error:
         uri = _storage_uri(app)
         shown = uri.partition(":")[0] + ":…"  # the URI may hold a password
