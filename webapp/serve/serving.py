@@ -19,8 +19,11 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import os
 import select
+import shutil
 import socket
+import tempfile
 import threading
 from collections import Counter
 from collections.abc import Callable
@@ -168,7 +171,9 @@ def serve_workers(
     ready: Callable[[], None] = lambda: None,
 ) -> None:
     """``workers`` processes on one port under gunicorn's master, which starts a new worker
-    whenever one dies. ``make_app`` is called in each worker, after the fork."""
+    whenever one dies. ``make_app`` is called in each worker, after the fork. The workers
+    share a folder of the master's, where a change to a followed game is rendered once for
+    all of them (:mod:`webapp.web.rendered`)."""
     from gunicorn.app.base import BaseApplication
 
     enough_files()  # inherited by the workers
@@ -177,6 +182,8 @@ def serve_workers(
     listener = socket.create_server((host, port), family=family, backlog=WAITRESS["backlog"])
     listener.set_inheritable(True)
     ready()
+    master = os.getpid()
+    rendered = tempfile.mkdtemp(prefix="allfives-rendered-")  # this user's alone
 
     class Master(BaseApplication):  # type: ignore[misc]
         def load_config(self) -> None:
@@ -195,6 +202,12 @@ def serve_workers(
                 self.cfg.set(name, value)
 
         def load(self) -> Any:
-            return make_app()
+            app = make_app()
+            app.config["RENDERED_FOLDER"] = rendered
+            return app
 
-    Master().run()
+    try:
+        Master().run()
+    finally:  # the master's end, not a worker's (each leaves through here too, forked)
+        if os.getpid() == master:
+            shutil.rmtree(rendered, ignore_errors=True)
