@@ -65,6 +65,27 @@ def test_a_play_made_in_one_worker_is_rendered_once_for_the_screens_of_both(
     assert lines(poll.get_data(as_text=True)) == there
 
 
+def test_a_change_claimed_by_a_worker_that_does_not_render_it_still_reaches_the_screens(
+    workers: tuple[Flask, Flask], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A worker that claimed the change and stopped (or fell far behind) holds the others
+    back for ``CLAIMED_FOR`` only: then they render it themselves."""
+    monkeypatch.setattr(rendered, "CLAIMED_FOR", 0.5)
+    first, second = workers
+    table = Table(first, device(first))
+    playing(table)
+    stream = Stream(device(second), f"{table.url}/stream?seq={table.seq}")
+    stream.wait(lambda: "event: hello" in stream.read)
+    [[follower]] = [list(each) for each in followers(second).games.values()]
+    Rendered(str(tmp_path / "rendered")).claim(follower.look, table.seq + 1)  # a third worker's
+
+    table.play("5-5")
+
+    stream.wait(stream.changes)
+    assert "[5|5] 10 = 10" in stream.changes()[0][1]
+    assert followers(second).renders == 1
+
+
 def test_a_rendered_change_is_taken_at_its_revision_or_a_later_one(tmp_path: Path) -> None:
     one, other = Rendered(str(tmp_path)), Rendered(str(tmp_path))
     assert other.get(LOOK, 5) is None

@@ -43,7 +43,7 @@ from flask import Flask
 
 from ..store import Store
 from ..store.feed import GONE
-from .rendered import AGAIN, HEARD_WAIT, Rendered
+from .rendered import AGAIN, AGAIN_MOST, HEARD_WAIT, Rendered
 from .security import signed
 
 #: The environ key of the callable that takes a stream's connection over, when the server can
@@ -89,8 +89,9 @@ class Follower:
     token: bytes  # its form token, in place of the shared one (``Followers.mark``)
 
 
-#: A change to write: (when it is due, its order, game, revision, made in this process).
-Change = tuple[float, int, str, int, bool]
+#: A change to write: (when it is due, its order, game, revision, made in this process, how
+#: many times it waited for another worker's render).
+Change = tuple[float, int, str, int, bool, int]
 #: Renders the game screen's regions as ``look`` shows them now: ``(revision, html)``.
 Renderer = Callable[[Look], tuple[int, str]]
 
@@ -182,7 +183,7 @@ class Followers:
                 self.shared.claim(look, seq)
         elif self.shared is not None:
             due = time.monotonic() + HEARD_WAIT
-        self.changes.put((due, next(self.order), game_id, seq, here))
+        self.changes.put((due, next(self.order), game_id, seq, here, 0))
 
     # --- the writing thread ----------------------------------------------------------------
 
@@ -207,11 +208,11 @@ class Followers:
                 self._try(change, waiting)
 
     def _try(self, change: Change, waiting: list[Change]) -> None:
-        _, _, game_id, seq, here = change
+        _, _, game_id, seq, here, waited = change
         try:
             if not self._push(game_id, seq, here):  # claimed by another worker: soon again
-                again = (time.monotonic() + AGAIN, next(self.order), game_id, seq, here)
-                heapq.heappush(waiting, again)
+                later = time.monotonic() + min(AGAIN * 2**waited, AGAIN_MOST)
+                heapq.heappush(waiting, (later, next(self.order), game_id, seq, here, waited + 1))
         except Exception:  # one game's failure never stops the others' news
             log.exception("could not push a change of a game to its followers")
 

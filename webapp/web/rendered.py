@@ -34,7 +34,10 @@ import time
 #: Seconds a change heard from the database waits before it is looked at: PostgreSQL tells every
 #: worker at the play's commit, a moment before the playing worker has claimed it.
 HEARD_WAIT = 0.02
-AGAIN = 0.02  # seconds between two looks for a change another worker claimed
+#: Seconds before a change another worker claimed is looked for again: twice as long each
+#: time, up to ``AGAIN_MOST`` (a worker far behind is not asked after hundreds of times a second).
+AGAIN = 0.02
+AGAIN_MOST = 0.16
 CLAIMED_FOR = 2.0  # seconds a claim holds the other workers back
 KEPT_FOR = 60.0  # seconds a rendered change or a claim is kept
 
