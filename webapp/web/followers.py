@@ -89,9 +89,9 @@ class Follower:
     token: bytes  # its form token, in place of the shared one (``Followers.mark``)
 
 
-#: A change to write: (when it is due, its order, game, revision, made in this process, how
-#: many times it waited for another worker's render).
-Change = tuple[float, int, str, int, bool, int]
+#: A change to write: (when it is due, its order, game, revision, how many times it waited
+#: for another worker's render of it).
+Change = tuple[float, int, str, int, int]
 #: Renders the game screen's regions as ``look`` shows them now: ``(revision, html)``.
 Renderer = Callable[[Look], tuple[int, str]]
 
@@ -175,15 +175,10 @@ class Followers:
         thread."""
         if game_id not in self.games:
             return
-        due = 0.0
-        if self.shared is not None and here:  # rendered here: the other workers wait for it
-            with self.lock:
-                looks = {each.look for each in self.games.get(game_id, ())}
-            for look in looks:
-                self.shared.claim(look, seq)
-        elif self.shared is not None:
-            due = time.monotonic() + HEARD_WAIT
-        self.changes.put((due, next(self.order), game_id, seq, here, 0))
+        # Heard from the database: the worker that made the change is given the first chance
+        # to render it, when the workers share what they render.
+        due = 0.0 if here or self.shared is None else time.monotonic() + HEARD_WAIT
+        self.changes.put((due, next(self.order), game_id, seq, 0))
 
     # --- the writing thread ----------------------------------------------------------------
 
@@ -208,15 +203,15 @@ class Followers:
                 self._try(change, waiting)
 
     def _try(self, change: Change, waiting: list[Change]) -> None:
-        _, _, game_id, seq, here, waited = change
+        _, _, game_id, seq, waited = change
         try:
-            if not self._push(game_id, seq, here):  # claimed by another worker: soon again
+            if not self._push(game_id, seq):  # another worker renders it now: soon again
                 later = time.monotonic() + min(AGAIN * 2**waited, AGAIN_MOST)
-                heapq.heappush(waiting, (later, next(self.order), game_id, seq, here, waited + 1))
+                heapq.heappush(waiting, (later, next(self.order), game_id, seq, waited + 1))
         except Exception:  # one game's failure never stops the others' news
             log.exception("could not push a change of a game to its followers")
 
-    def _push(self, game_id: str, seq: int, here: bool = True) -> bool:
+    def _push(self, game_id: str, seq: int) -> bool:
         """Write the game's change to revision ``seq`` to its followers behind it; False if
         some wait for another worker's render of it."""
         if seq == GONE:  # deleted: each screen loads the game again, which says so
@@ -235,7 +230,7 @@ class Followers:
         mark = self.mark.encode()
         done = True
         for look, followers in looks.items():
-            found = self._event(look, seq, here)
+            found = self._event(look, seq)
             if found is None:
                 done = False
                 continue
@@ -249,16 +244,16 @@ class Followers:
                     self.leave(follower)
         return done
 
-    def _event(self, look: Look, seq: int, here: bool) -> tuple[int, bytes] | None:
+    def _event(self, look: Look, seq: int) -> tuple[int, bytes] | None:
         """``look``'s change to revision ``seq`` (or later) as an event, and its revision:
-        rendered by another worker, else here; None while another worker that claimed it
-        (a change not made ``here``) has not rendered it yet."""
+        rendered by another worker, else here; None while another worker renders it."""
         if self.shared is not None:
             found = self.shared.get(look, seq)
             if found is not None:
                 return found
-            if not here and self.shared.claimed(look, seq):
+            if self.shared.claimed(look, seq):
                 return None
+            self.shared.claim(look, seq)  # the others wait for this render, not make their own
         now, html = self.render(look)
         self.renders += 1
         data = event(now, html)

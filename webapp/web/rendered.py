@@ -6,14 +6,19 @@ for every change, a table of 4 phones on 2 workers would cost nearly two renders
 a play, the largest part of the followers' cost. So the workers of one server share a private
 folder (made by the master, gone with it):
 
-- the worker that makes a play says, as its commit returns, that it will render the change for
-  each look its own followers of the game have (a claim: the look's revision, in a file);
-- a worker that renders a look's change leaves the event's bytes there, one file per game and
-  look (the last revision rendered, written whole or not at all);
-- a worker that hears of the change from the database (a play made in another worker) sends
-  those bytes as soon as they are of that revision or a later one; while they are not, it waits
-  for them if another worker claimed the change less than ``CLAIMED_FOR`` seconds ago (a
-  worker far behind, or gone, is not waited for any longer), else renders it itself.
+- a worker about to render a look's change says so first (a claim: the look's revision, in a
+  file), and leaves the event's bytes there once rendered, one file per game and look (the
+  last revision rendered, written whole or not at all);
+- a worker with a change to write sends those bytes if they are of its revision or a later
+  one; while another worker's claim says it renders them (for at most ``CLAIMED_FOR``
+  seconds: a worker that stopped is not waited for), it looks again a moment later; else it
+  claims and renders the change itself;
+- a change heard from the database (made in another worker) waits ``HEARD_WAIT`` first, so
+  that the worker that made it, which hears it at once, is the one to render it.
+
+Whoever comes first renders, the others wait the few milliseconds that takes: a worker whose
+followers' thread is behind (under more plays than it can serve) finds its changes rendered
+by the other, and makes nobody wait for it.
 
 A file is only of use for the moments after its change: those untouched for ``KEPT_FOR``
 seconds are removed at each heartbeat.
@@ -32,13 +37,14 @@ import threading
 import time
 
 #: Seconds a change heard from the database waits before it is looked at: PostgreSQL tells every
-#: worker at the play's commit, a moment before the playing worker has claimed it.
+#: worker at the play's commit, as the playing worker hears it.
 HEARD_WAIT = 0.02
 #: Seconds before a change another worker claimed is looked for again: twice as long each
-#: time, up to ``AGAIN_MOST`` (a worker far behind is not asked after hundreds of times a second).
+#: time, up to ``AGAIN_MOST`` (a render slowed by a busy machine is not asked after hundreds
+#: of times a second).
 AGAIN = 0.02
 AGAIN_MOST = 0.16
-CLAIMED_FOR = 2.0  # seconds a claim holds the other workers back
+CLAIMED_FOR = 1.0  # seconds a claim holds the other workers back at most
 KEPT_FOR = 60.0  # seconds a rendered change or a claim is kept
 
 
@@ -65,12 +71,12 @@ class Rendered:
         _write(self._path(look), b"%d\n" % seq + event)
 
     def claim(self, look: object, seq: int) -> None:
-        """Say that this worker renders ``look``'s change to revision ``seq``."""
+        """Say that this worker renders ``look``'s change to revision ``seq`` now."""
         _write(self._path(look) + CLAIM, b"%d\n%s" % (seq, self.me))
 
     def claimed(self, look: object, seq: int) -> bool:
         """Whether another worker said, not long ago, that it renders ``look``'s change to
-        revision ``seq`` or a later one."""
+        revision ``seq`` or a later one now."""
         path = self._path(look) + CLAIM
         try:
             fresh = os.stat(path).st_mtime > time.time() - CLAIMED_FOR
