@@ -14,10 +14,12 @@ table every 2 seconds), with the latencies and the server's CPU time per action.
 With ``--followers K`` each table also has K phones following its game by the stream (the
 playing phone among them, as on a real table: ``--followers 4`` is a table of four phones),
 opened before the tables start, each from one of many loopback addresses as phones would come
-(``allfives serve`` lets one address hold 100 connections); each play's delay is measured from
-its request until each follower has read it (its change, or a later one: a follower behind is
-sent the game as it then stands), p50 / p99 over every follower of every play, and a play no
-change brought a follower is counted as missed.
+(``allfives serve`` lets one address hold 100 connections), a table's phones at different
+moments as at a real table (the first phone of every table, then the second...: opened
+together, a table's streams would nearly all be taken by the same worker process); each
+play's delay is measured from its request until each follower has read it (its change, or a
+later one: a follower behind is sent the game as it then stands), p50 / p99 over every
+follower of every play, and a play no change brought a follower is counted as missed.
 
 Run it with ``python3 tests/bench/load.py --tables 100 300 1000 --seconds 30`` (``--quick``:
 100 and 1,000 tables for 10 seconds). The server runs with ``ALLFIVES_RATE_LIMITS=off``: the
@@ -302,8 +304,8 @@ def run(
             async def everyone() -> None:
                 nonlocal cpu_before, client_before, started, end
                 phones: list[tuple[asyncio.Event, Any]] = []
-                for table in tables:
-                    for _ in range(followers):
+                for _ in range(followers):
+                    for table in tables:
                         opened = asyncio.Event()
                         local = source(len(phones) + count)
                         phones.append(

@@ -19,8 +19,11 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import os
 import select
+import shutil
 import socket
+import tempfile
 import threading
 from collections import Counter
 from collections.abc import Callable
@@ -159,6 +162,14 @@ def serve_one(
     server.run()
 
 
+def _in_memory() -> str | None:
+    """A folder kept in memory (Linux's ``/dev/shm``), where the workers share what they render:
+    a file written and renamed there costs 25-30 µs of CPU, on a disk's file system 140-150 µs
+    and 0.4-0.6 ms of waiting. None (the usual temporary folder) where there is none."""
+    shm = "/dev/shm"
+    return shm if os.path.isdir(shm) and os.access(shm, os.W_OK | os.X_OK) else None
+
+
 def serve_workers(
     make_app: Callable[[], Flask],
     host: str,
@@ -168,7 +179,9 @@ def serve_workers(
     ready: Callable[[], None] = lambda: None,
 ) -> None:
     """``workers`` processes on one port under gunicorn's master, which starts a new worker
-    whenever one dies. ``make_app`` is called in each worker, after the fork."""
+    whenever one dies. ``make_app`` is called in each worker, after the fork. The workers
+    share a folder of the master's, where a change to a followed game is rendered once for
+    all of them (:mod:`webapp.web.rendered`)."""
     from gunicorn.app.base import BaseApplication
 
     enough_files()  # inherited by the workers
@@ -177,6 +190,8 @@ def serve_workers(
     listener = socket.create_server((host, port), family=family, backlog=WAITRESS["backlog"])
     listener.set_inheritable(True)
     ready()
+    master = os.getpid()
+    rendered = tempfile.mkdtemp(prefix="allfives-rendered-", dir=_in_memory())  # this user's
 
     class Master(BaseApplication):  # type: ignore[misc]
         def load_config(self) -> None:
@@ -195,6 +210,12 @@ def serve_workers(
                 self.cfg.set(name, value)
 
         def load(self) -> Any:
-            return make_app()
+            app = make_app()
+            app.config["RENDERED_FOLDER"] = rendered
+            return app
 
-    Master().run()
+    try:
+        Master().run()
+    finally:  # the master's end, not a worker's (each leaves through here too, forked)
+        if os.getpid() == master:
+            shutil.rmtree(rendered, ignore_errors=True)

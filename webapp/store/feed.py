@@ -15,8 +15,9 @@ through the database, with one watcher thread per process (never one per followe
   look, and announcing all 1,000 followed games of a worker each time, 6,600 a second, cost
   the followers' thread more than the changes it had to write).
 
-Listeners receive ``(game_id, seq)`` and may hear a revision twice or out of order (the
-announcement and the database both say it): they keep the highest.
+Listeners receive ``(game_id, seq, here)``, ``here`` False for a change heard from the
+database (made in another process, or announced here too), and may hear a revision twice or
+out of order (the announcement and the database both say it): they keep the highest.
 """
 
 from __future__ import annotations
@@ -35,7 +36,7 @@ RETRY = 2.0  # seconds before a watcher cut off from its database tries again
 GONE = -1  # the revision announced of a game deleted: its followers are told to look again
 ASKED_AT_ONCE = 500  # game ids per revision query
 
-Listener = Callable[[str, int], None]
+Listener = Callable[[str, int, bool], None]
 log = logging.getLogger(__name__)
 
 
@@ -51,7 +52,7 @@ class ChangeFeed:
         self._lock = threading.Lock()
 
     def listen(self, listener: Listener, followed: Callable[[], Collection[str]]) -> None:
-        """Call ``listener(game_id, seq)`` for every change heard; ``followed`` names the
+        """Call ``listener(game_id, seq, here)`` for every change heard; ``followed`` names the
         games worth asking the database about. Starts this process's watcher, once."""
         with self._lock:
             self._listeners.append(listener)
@@ -68,11 +69,12 @@ class ChangeFeed:
         database = self.engine.url.database or ""
         return self.engine.dialect.name == "sqlite" and database in ("", ":memory:")
 
-    def announce(self, game_id: str, seq: int) -> None:
-        """A play of this process, committed: tell every listener now."""
+    def announce(self, game_id: str, seq: int, here: bool = True) -> None:
+        """A play of this process, committed (``here``; else one heard from the database):
+        tell every listener now."""
         for listener in list(self._listeners):
             try:
-                listener(game_id, seq)
+                listener(game_id, seq, here)
             except Exception:  # a listener's fault never fails the play that was saved
                 log.exception("a change listener failed")
 
@@ -83,7 +85,7 @@ class ChangeFeed:
 
     def _tell(self, revisions: Collection[tuple[str, int]]) -> None:
         for game_id, seq in revisions:
-            self.announce(game_id, seq)
+            self.announce(game_id, seq, here=False)
 
     def _watch_sqlite(self) -> None:
         database = self.engine.url.database or ""
@@ -124,7 +126,7 @@ class ChangeFeed:
                         for note in connection.notifies(timeout=1.0):
                             game_id, _, seq = note.payload.partition(" ")
                             if seq.isdigit() or seq == str(GONE):
-                                self.announce(game_id, int(seq))
+                                self.announce(game_id, int(seq), here=False)
             except psycopg.Error as error:
                 log.warning("change feed: PostgreSQL out of reach for now (%s)", error)
                 self._stop.wait(RETRY)

@@ -7,9 +7,10 @@ link, which language, the layout turned or not). When the store's change feed sa
 moved (a play of this process, or one heard from another process or app server through the
 database, :mod:`webapp.store.feed`), one thread of this process renders the changed regions
 once per look and writes the same bytes to each follower with that look; a follower's own
-form token is put in place of the shared one. Nothing here holds a thread per follower: how a
-sink holds its connection is the server's business (:mod:`webapp.serve.held` with waitress;
-:class:`Queued`, a thread or greenlet per stream, with any other WSGI server).
+form token is put in place of the shared one; under several worker processes, a change is
+rendered once for all of them (:mod:`webapp.web.rendered`). Nothing here holds a thread per
+follower: how a sink holds its connection is the server's business (:mod:`webapp.serve.held`
+with waitress; :class:`Queued`, a thread or greenlet per stream, with any other WSGI server).
 
 Every ``STREAM_HEARTBEAT`` seconds (the app's setting, 20 by default) each follower gets a
 ``beat`` event: proxies and servers do not close a quiet stream, a follower whose connection
@@ -26,6 +27,8 @@ they are).
 
 from __future__ import annotations
 
+import heapq
+import itertools
 import json
 import logging
 import queue
@@ -40,6 +43,7 @@ from flask import Flask
 
 from ..store import Store
 from ..store.feed import GONE
+from .rendered import AGAIN, AGAIN_MOST, HEARD_WAIT, Rendered
 from .security import signed
 
 #: The environ key of the callable that takes a stream's connection over, when the server can
@@ -85,6 +89,9 @@ class Follower:
     token: bytes  # its form token, in place of the shared one (``Followers.mark``)
 
 
+#: A change to write: (when it is due, its order, game, revision, how many times it waited
+#: for another worker's render of it).
+Change = tuple[float, int, str, int, int]
 #: Renders the game screen's regions as ``look`` shows them now: ``(revision, html)``.
 Renderer = Callable[[Look], tuple[int, str]]
 
@@ -122,11 +129,16 @@ class Followers:
         self.render = render
         self.games: dict[str, set[Follower]] = defaultdict(set)
         self.lock = threading.Lock()
-        self.changes: queue.SimpleQueue[tuple[str, int]] = queue.SimpleQueue()
+        #: A change heard from the database may wait for the worker that made it to render it,
+        #: when the workers share what they render (:mod:`.rendered`).
+        self.changes: queue.SimpleQueue[Change] = queue.SimpleQueue()
+        self.order = itertools.count()
         self.thread: threading.Thread | None = None
         self.renders = 0  # looks rendered, for tests and benchmarks
         self.mark = signed(MARK_NONCE, app.secret_key)  # a token this server issued
         self.beat = float(app.config.get("STREAM_HEARTBEAT", HEARTBEAT))
+        folder = app.config.get("RENDERED_FOLDER")
+        self.shared = Rendered(folder) if folder else None
 
     def __len__(self) -> int:
         with self.lock:
@@ -158,28 +170,50 @@ class Followers:
         with self.lock:
             return list(self.games)
 
-    def changed(self, game_id: str, seq: int) -> None:
-        """The change feed's listener: cheap, any thread."""
-        if game_id in self.games:
-            self.changes.put((game_id, seq))
+    def changed(self, game_id: str, seq: int, here: bool = True) -> None:
+        """The change feed's listener (``here``: a change made in this process): cheap, any
+        thread."""
+        if game_id not in self.games:
+            return
+        # Heard from the database: the worker that made the change is given the first chance
+        # to render it, when the workers share what they render.
+        due = 0.0 if here or self.shared is None else time.monotonic() + HEARD_WAIT
+        self.changes.put((due, next(self.order), game_id, seq, 0))
 
     # --- the writing thread ----------------------------------------------------------------
 
     def _run(self) -> None:
         beat_at = time.monotonic() + self.beat
+        waiting: list[Change] = []  # a heap: the first due first
         while True:
-            try:
-                game_id, seq = self.changes.get(timeout=max(0.0, beat_at - time.monotonic()))
-            except queue.Empty:
+            now = time.monotonic()
+            if now >= beat_at:
                 self._beat()
-                beat_at = time.monotonic() + self.beat
-                continue
+                beat_at = now + self.beat
+            while waiting and waiting[0][0] <= now:
+                self._try(heapq.heappop(waiting), waiting)
+            until = min(beat_at, waiting[0][0]) if waiting else beat_at
             try:
-                self._push(game_id, seq)
-            except Exception:  # one game's failure never stops the others' news
-                log.exception("could not push a change of a game to its followers")
+                change = self.changes.get(timeout=max(0.0, until - now))
+            except queue.Empty:
+                continue
+            if change[0] > time.monotonic():
+                heapq.heappush(waiting, change)
+            else:
+                self._try(change, waiting)
 
-    def _push(self, game_id: str, seq: int) -> None:
+    def _try(self, change: Change, waiting: list[Change]) -> None:
+        _, _, game_id, seq, waited = change
+        try:
+            if not self._push(game_id, seq):  # another worker renders it now: soon again
+                later = time.monotonic() + min(AGAIN * 2**waited, AGAIN_MOST)
+                heapq.heappush(waiting, (later, next(self.order), game_id, seq, waited + 1))
+        except Exception:  # one game's failure never stops the others' news
+            log.exception("could not push a change of a game to its followers")
+
+    def _push(self, game_id: str, seq: int) -> bool:
+        """Write the game's change to revision ``seq`` to its followers behind it; False if
+        some wait for another worker's render of it."""
         if seq == GONE:  # deleted: each screen loads the game again, which says so
             with self.lock:
                 gone = list(self.games.get(game_id, ()))
@@ -187,25 +221,49 @@ class Followers:
                 follower.sink.send(event(follower.seq, "", "gone"))
                 follower.sink.close()
                 self.leave(follower)
-            return
+            return True
         with self.lock:
             behind = [each for each in self.games.get(game_id, ()) if each.seq < seq]
         looks: dict[Look, list[Follower]] = defaultdict(list)
         for follower in behind:
             looks[follower.look].append(follower)
         mark = self.mark.encode()
+        done = True
         for look, followers in looks.items():
-            now, html = self.render(look)
-            self.renders += 1
-            pieces = event(now, html).split(mark)  # once per look, not once per follower
+            found = self._event(look, seq)
+            if found is None:
+                done = False
+                continue
+            now, data = found
+            pieces = data.split(mark)  # once per look, not once per follower
             for follower in followers:
                 if follower.seq >= now:
                     continue
                 follower.seq = now
                 if not follower.sink.send(*parts_for(pieces, follower.token)):
                     self.leave(follower)
+        return done
+
+    def _event(self, look: Look, seq: int) -> tuple[int, bytes] | None:
+        """``look``'s change to revision ``seq`` (or later) as an event, and its revision:
+        rendered by another worker, else here; None while another worker renders it."""
+        if self.shared is not None:
+            found = self.shared.get(look, seq)
+            if found is not None:
+                return found
+            if self.shared.claimed(look, seq):
+                return None
+            self.shared.claim(look, seq)  # the others wait for this render, not make their own
+        now, html = self.render(look)
+        self.renders += 1
+        data = event(now, html)
+        if self.shared is not None:
+            self.shared.put(look, now, data)
+        return now, data
 
     def _beat(self) -> None:
+        if self.shared is not None:
+            self.shared.sweep()
         with self.lock:
             everyone = [each for followers in self.games.values() for each in followers]
         for follower in everyone:
