@@ -55,6 +55,35 @@ def test_the_warm_up_plays_and_polls_on_a_scratch_database_not_the_real_one(
     assert table.page().status_code == 200
 
 
+def test_the_warm_up_makes_the_connections_the_servers_threads_read_with(
+    app: Flask, table: Table
+) -> None:
+    """A new server's first requests, each on a thread of its own, read the game without
+    waiting for a connection to be made: the warm-up made one for each of its threads."""
+    from sqlalchemy import event
+
+    from webapp.serve.warm import warm
+
+    table.create("Ana", "Ben")
+    store = app.extensions["allfives_store"]
+    warm(app, threads=3)
+    made: list[object] = []
+    event.listen(store.engine, "connect", lambda connection, _record: made.append(connection))
+    seen: list[int] = []
+
+    def first_read() -> None:
+        thread = threading.Thread(target=lambda: seen.append(store.revision(table.game_id)))
+        thread.start()
+        thread.join()
+
+    for _ in range(3):
+        first_read()
+    assert seen == [0, 0, 0]
+    assert made == [], "a thread's first read waited for a connection to be made"
+    first_read()
+    assert len(made) == 1  # (a thread more than the server has makes its own)
+
+
 # --- what it says once it listens -----------------------------------------------------------
 
 

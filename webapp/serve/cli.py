@@ -51,12 +51,12 @@ def _serve(host: str, port: int, db: str | None, threads: int, workers: int) -> 
 
     try:
         if workers == 1:
-            serve_one(_warm(app), host, port, threads, ready)
+            serve_one(_warm(app, threads), host, port, threads, ready)
             return 0
         # Python runs one thread at a time per process: one process per core uses them all.
         # They share one listening socket; the database keeps them consistent.
         app.extensions["allfives_store"].close()
-        serve_workers(lambda: _warm(_started(config)), host, port, threads, workers, ready)
+        serve_workers(lambda: _warm(_started(config), threads), host, port, threads, workers, ready)
     except OSError as error:  # the port is taken, or not ours to listen on
         return _fail(f"cannot listen on {host}:{port}: choose another --port or --host", error)
     return 0
@@ -125,13 +125,13 @@ def _one_line(error: BaseException) -> str:
     return " ".join(str(error).split())[:300]
 
 
-def _warm(app: Flask) -> Flask:
+def _warm(app: Flask, threads: int = 8) -> Flask:
     """Warm the process before its first request (``warm.py``): compiled on demand, templates
     made each new process's first plays wait 0.2 to 0.6 s, and the first play and poll
     loaded catalogs and locale data."""
     from .warm import warm
 
-    warm(app)
+    warm(app, threads)
     return app
 
 

@@ -12,6 +12,7 @@ client's rate limits.
 
 from __future__ import annotations
 
+import contextlib
 import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -31,12 +32,13 @@ SAME_SITE = {"Sec-Fetch-Site": "same-origin", "Accept-Encoding": "gzip"}
 HX = {**SAME_SITE, "HX-Request": "true"}
 
 
-def warm(app: Flask) -> list[int]:
+def warm(app: Flask, threads: int = 8) -> list[int]:
     """Compile every template, then play on a scratch database; the statuses answered (each
     200 or 201 when all went well: a warm-up that fails only leaves the process colder).
     Templates are compiled once per language (``web/pages.py``): every one here in the default
     language, as a request without a language of its own reads them; the game screen's in
-    each language by its page, below."""
+    each language by its page, below. The real store's connections are made for the server's
+    ``threads``."""
     with app.test_request_context(headers={"Host": _host(app)}):
         for name in app.jinja_env.list_templates(extensions=["html"]):
             app.jinja_env.get_template(name)
@@ -53,6 +55,8 @@ def warm(app: Flask) -> list[int]:
         finally:
             app.extensions[STORE] = real
             scratch.close()
+            with contextlib.suppress(Exception):  # (else each is made at its first use)
+                real.ready(threads)
 
 
 def _play(app: Flask) -> list[int]:

@@ -53,7 +53,7 @@ def open_store(url: str, synchronous: str = "NORMAL", cache_bytes: int = BUDGET)
         writer = make_engine(url, immediate=True, synchronous=synchronous)
         store = Store(reader, writer, cache_bytes)
         try:
-            store.take_a_turn()  # a folder that cannot be written: now, not at the first play
+            store.ready()  # a folder that cannot be written: now, not at the first play
         except OSError:
             store.close()
             raise

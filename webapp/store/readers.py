@@ -29,18 +29,34 @@ class Readers:
         self._mine = threading.local()
         # Every thread's, to close them all (one whose thread ended is closed as it goes).
         self._kept: weakref.WeakSet[Any] = weakref.WeakSet()
+        self._spare: list[Any] = []  # made for threads to come (``ready``)
         self._lock = threading.Lock()
         _READERS.add(self)
 
+    def ready(self, count: int) -> None:
+        """Make connections for ``count`` threads to come, so that their first read (a new
+        server's first requests) does not wait for one."""
+        with self._lock:
+            wanted = count - len(self._spare)
+        made = [self._made() for _ in range(wanted)]
+        with self._lock:
+            self._spare.extend(made)
+
     def connection(self) -> Any:
-        """This thread's connection, made now if it has none."""
+        """This thread's connection: a ready one or one made now, if it has none yet."""
         mine = self._mine
         connection = getattr(mine, "connection", None)
         if connection is None:
-            connection = mine.connection = self.engine.raw_connection()
-            connection.detach()  # this thread's, not the pool's: the pool's room stays free
             with self._lock:
-                self._kept.add(connection)
+                spare = self._spare.pop() if self._spare else None
+            connection = mine.connection = spare if spare is not None else self._made()
+        return connection
+
+    def _made(self) -> Any:
+        connection = self.engine.raw_connection()
+        connection.detach()  # this thread's, not the pool's: the pool's room stays free
+        with self._lock:
+            self._kept.add(connection)
         return connection
 
     def drop(self, connection: Any) -> None:
@@ -55,7 +71,7 @@ class Readers:
         """Close every thread's connection (a thread reading later makes another)."""
         with self._lock:
             kept, self._kept = list(self._kept), weakref.WeakSet()
-            self._mine = threading.local()
+            self._mine, self._spare = threading.local(), []
         for connection in kept:
             connection.close()
 
@@ -63,7 +79,7 @@ class Readers:
         """In a forked child: every connection so far is the parent's."""
         INHERITED.extend(self._kept)
         self._kept = weakref.WeakSet()
-        self._mine = threading.local()
+        self._mine, self._spare = threading.local(), []
         self._lock = threading.Lock()
 
 

@@ -220,6 +220,11 @@ class Driver:
             if held is None and readers is None:
                 connection.close()  # back to the pool (which ends any transaction a read began)
 
+    def ready(self, readers: int) -> None:
+        """Make ``readers`` connections to read a SQLite file with, for threads to come."""
+        if self._readers is not None:
+            self._readers.ready(readers)
+
     def close(self) -> None:
         """Close every connection of the engine's pool, and the threads' own."""
         if self._readers is not None:

@@ -93,11 +93,11 @@ class Store:
         self._read.close()
         self._writer.dispose()
 
-    def take_a_turn(self) -> None:
-        """Take the writers' turn once and give it back: with SQLite, this makes the lock file
-        beside the database, so a folder that cannot be written is found at start."""
-        with self._write.turn():
-            pass
+    def ready(self, readers: int = 0) -> None:
+        """Make the writer's connection (with SQLite, in its turn: a folder where the lock file
+        cannot be made is found at start), and ``readers`` for a server's threads to come."""
+        self._write.ready()
+        self._read.ready(readers)
 
     # --- reading -------------------------------------------------------------------------------
 

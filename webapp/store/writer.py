@@ -309,6 +309,12 @@ class Writer:
                 held.close()
                 raise
 
+    def ready(self) -> None:
+        """Take the writers' turn once, and make the connection kept from turn to turn."""
+        with self.turn():
+            if self.queue is not None and self._held is None:
+                self._held = self.driver.engine.raw_connection()
+
     def turn(self) -> AbstractContextManager[None]:
         """Wait for this writer's turn (SQLite); other databases queue writers on row locks."""
         return self.queue.turn() if self.queue is not None else nullcontext()
