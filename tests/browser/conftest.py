@@ -94,12 +94,33 @@ def browser() -> Iterator[object]:
 def live_server(tmp_path: Path, make_app: AppMaker) -> Iterator[str]:
     """The app on 127.0.0.1 with its own SQLite database; yields its base URL."""
     app = make_app(DATABASE=str(tmp_path / "browser.sqlite3"))
-    server = make_server("127.0.0.1", 0, app, threaded=True)
+    server = make_server("127.0.0.1", 0, closing(app), threaded=True)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     yield f"http://127.0.0.1:{server.server_port}"
     server.shutdown()
     thread.join(timeout=5)
+
+
+def closing(app: Any) -> Any:
+    """``app`` with each answer's body closed however its sending ends: Werkzeug's server does
+    not close it when the browser drops the connection mid-answer (a page left while a file
+    was still coming), so a static file stayed open until a later test's collection, which
+    failed that test. (``allfives serve``'s waitress closes it.)"""
+
+    def wsgi(environ: Any, start_response: Any) -> Any:
+        inner = app(environ, start_response)
+
+        def body() -> Iterator[bytes]:
+            try:
+                yield from inner
+            finally:
+                if hasattr(inner, "close"):
+                    inner.close()
+
+        return body()
+
+    return wsgi
 
 
 @pytest.fixture
