@@ -168,7 +168,13 @@ def test_worker_processes_on_one_sqlite_file_hear_each_others_plays(
     tmp_path: object, streams: list[Stream]
 ) -> None:
     """``--workers 2``: the screens land on either worker, the plays on either; every screen
-    hears every play within a second (each worker reads SQLite's data_version every 150 ms)."""
+    hears every play within a second (each worker reads SQLite's data_version every 150 ms).
+    The workers' shared renders (``web/rendered.py``) leave no folder behind once stopped."""
+    import glob
+    import tempfile
+
+    folders = [f"{place}/allfives-rendered-*" for place in ("/dev/shm", tempfile.gettempdir())]
+    before = {found for pattern in folders for found in glob.glob(pattern)}
     server = Server(f"sqlite:///{tmp_path}/workers.sqlite3", workers=2)
     server.start()
     try:
@@ -184,6 +190,7 @@ def test_worker_processes_on_one_sqlite_file_hear_each_others_plays(
             assert took < SECOND
     finally:
         server.stop()
+    assert {found for pattern in folders for found in glob.glob(pattern)} <= before
 
 
 def test_a_quiet_stream_hears_a_beat_as_often_as_its_hello_says(
