@@ -22,8 +22,11 @@ later one: a follower behind is sent the game as it then stands), p50 / p99 over
 follower of every play, and a play no change brought a follower is counted as missed.
 
 Run it with ``python3 tests/bench/load.py --tables 100 300 1000 --seconds 30`` (``--quick``:
-100 and 1,000 tables for 10 seconds). The server runs with ``ALLFIVES_RATE_LIMITS=off``: the
-tables' games are made from one address. It is not a test: pytest only imports it.
+100 and 1,000 tables for 10 seconds); ``--parts`` also prints the server's CPU per action by
+the part of its work: the request threads, the followers' thread (the changes rendered and
+written), waitress's loop and the change feed. The server runs with
+``ALLFIVES_RATE_LIMITS=off``: the tables' games are made from one address. It is not a test:
+pytest only imports it.
 """
 
 from __future__ import annotations
