@@ -22,8 +22,11 @@ later one: a follower behind is sent the game as it then stands), p50 / p99 over
 follower of every play, and a play no change brought a follower is counted as missed.
 
 Run it with ``python3 tests/bench/load.py --tables 100 300 1000 --seconds 30`` (``--quick``:
-100 and 1,000 tables for 10 seconds). The server runs with ``ALLFIVES_RATE_LIMITS=off``: the
-tables' games are made from one address. It is not a test: pytest only imports it.
+100 and 1,000 tables for 10 seconds); ``--parts`` also prints the server's CPU per action by
+the part of its work: the request threads, the followers' thread (the changes rendered and
+written), waitress's loop and the change feed. The server runs with
+``ALLFIVES_RATE_LIMITS=off``: the tables' games are made from one address. It is not a test:
+pytest only imports it.
 """
 
 from __future__ import annotations
@@ -35,6 +38,7 @@ import os
 import random
 import re
 import resource
+import shutil
 import socket
 import statistics
 import subprocess
@@ -103,11 +107,11 @@ def source(number: int) -> str:
 CHANGE = re.compile(rb"id: (\d+)\nevent: change")
 
 
-async def follow(
-    table: Table, host: str, port: int, local: str, opened: asyncio.Event, until: list[float]
-) -> None:
-    """One phone following ``table``'s game by its stream until ``until[0]`` (set once the
-    tables start): when it read each revision's change."""
+async def follow(table: Table, host: str, port: int, local: str, opened: asyncio.Event) -> None:
+    """One phone following ``table``'s game by its stream until it is cancelled: when it read
+    each revision's change. It waits for the server's bytes and nothing else, as a phone does
+    (a timeout around each read woke each of 4,000 phones every second: the load generator's
+    own CPU, on the server's cores)."""
     heard: dict[int, float] = {}
     table.heard.append(heard)
     reader, writer = await asyncio.open_connection(host, port, local_addr=(local, 0))
@@ -117,13 +121,7 @@ async def follow(
             f"Cookie: language=en\r\n\r\n".encode()
         )
         tail = b""
-        while time.monotonic() < until[0]:
-            try:
-                chunk = await asyncio.wait_for(reader.read(65536), timeout=1.0)
-            except TimeoutError:
-                continue
-            if not chunk:
-                return
+        while chunk := await reader.read(65536):
             now = time.monotonic()
             if not opened.is_set() and b"event: hello" in tail + chunk:
                 opened.set()
@@ -227,6 +225,46 @@ def server_cpu(pid: int) -> float:
     return total
 
 
+#: The server's threads by the name Python gives them, as the parts of its work they are.
+PARTS = {"waitress": "loop", "allfives-push": "followers", "allfives-feed": "change feed"}
+
+
+def part_of(name: str) -> str:
+    """The part of the server's work a thread of ``name`` does (waitress-0, -1...: requests)."""
+    return PARTS.get(name, "requests" if name.startswith("waitress-") else "other")
+
+
+def thread_parts(pid: int) -> dict[str, str]:
+    """Each thread of the server's worker processes (by id) and its part, named by ``py-spy
+    dump`` (empty without py-spy, or on a system without /proc)."""
+    spy = shutil.which("py-spy")
+    parts: dict[str, str] = {}
+    try:
+        children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+    except OSError:
+        return parts
+    for child in children if spy else ():
+        dumped = subprocess.run(
+            [spy, "dump", "--nonblocking", "-p", child], capture_output=True, text=True
+        ).stdout
+        for tid, name in re.findall(r'^Thread (\d+) \([^)]*\): "([^"]+)"', dumped, re.M):
+            parts[tid] = part_of(name)
+    return parts
+
+
+def threads_cpu(pid: int) -> dict[str, float]:
+    """CPU seconds used so far by each thread of the server's worker processes, by id."""
+    used: dict[str, float] = {}
+    try:
+        for child in Path(f"/proc/{pid}/task/{pid}/children").read_text().split():
+            for task in Path(f"/proc/{child}/task").iterdir():
+                fields = (task / "stat").read_text().rsplit(")", 1)[1].split()
+                used[task.name] = (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, ValueError, IndexError):
+        pass
+    return used
+
+
 def own_cpu() -> float:
     """CPU seconds this load generator used so far."""
     used = resource.getrusage(resource.RUSAGE_SELF)
@@ -275,9 +313,11 @@ def run(
     workers: int,
     db: str = "",
     followers: int = 0,
+    parts: bool = False,
 ) -> dict[str, float]:
     """``count`` tables for ``seconds`` on a new server: prints the run's figures and returns
-    them (actions/s served and asked, latencies and the followers' delays in ms, counts)."""
+    them (actions/s served and asked, latencies and the followers' delays in ms, counts);
+    ``parts``: also the server's CPU per action by the part of its work (``thread_parts``)."""
     rng = random.Random(count)
     with tempfile.TemporaryDirectory() as folder:
         server = start_server(db or Path(folder) / "load.sqlite3", port, threads, workers)
@@ -299,18 +339,17 @@ def run(
                 tables.append(Table(json.loads(body)["id"], scripted_game(rng, players, actions)))
             cpu_before = client_before = 0.0
             started = end = 0.0
-            until = [float("inf")]  # when the followers stop reading
+            named: dict[str, str] = {}  # the server's threads' parts (``parts``)
+            threads_before: dict[str, float] = {}
 
             async def everyone() -> None:
-                nonlocal cpu_before, client_before, started, end
+                nonlocal cpu_before, client_before, started, end, named, threads_before
                 phones: list[tuple[asyncio.Event, Any]] = []
                 for _ in range(followers):
                     for table in tables:
                         opened = asyncio.Event()
                         local = source(len(phones) + count)
-                        phones.append(
-                            (opened, follow(table, "127.0.0.1", port, local, opened, until))
-                        )
+                        phones.append((opened, follow(table, "127.0.0.1", port, local, opened)))
                 tasks = []
                 for at in range(0, len(phones), 200):  # opened 200 at a time
                     some = phones[at : at + 200]
@@ -318,6 +357,8 @@ def run(
                     await asyncio.wait_for(asyncio.gather(*(o.wait() for o, _ in some)), 60)
                 if phones:
                     print(f"   {len(phones)} streams open, each said hello")
+                named = thread_parts(server.pid) if parts else {}
+                threads_before = threads_cpu(server.pid)
                 cpu_before, client_before = server_cpu(server.pid), own_cpu()
                 started = time.monotonic()
                 end = started + seconds
@@ -329,13 +370,19 @@ def run(
                         for i, t in enumerate(tables)
                     )
                 )
-                until[0] = time.monotonic() + 3  # the last answers' changes: 3 s more to come
-                await asyncio.gather(*tasks)
+                await asyncio.sleep(3)  # the last answers' changes: 3 s more to come
+                for task in tasks:
+                    task.cancel()
+                await asyncio.gather(*tasks, return_exceptions=True)
 
             asyncio.run(everyone())
             client = own_cpu() - client_before
             drained = max(t.answered_at for t in tables) - started  # the last answer's time
             cpu = server_cpu(server.pid) - cpu_before
+            by_part: dict[str, float] = {}
+            for tid, used in threads_cpu(server.pid).items():
+                part = named.get(tid, "other")
+                by_part[part] = by_part.get(part, 0.0) + used - threads_before.get(tid, 0.0)
             lost = 0
             for table in tables:
                 body, _ = call(base, "GET", f"/api/games/{table.game_id}")
@@ -394,6 +441,12 @@ def run(
         ROWS.append(seen)
     if cpu > 0:
         ROWS.append(f"| server CPU per action, {count:,} tables | {per_action:.1f} ms | 2 ms |")
+    if named:
+        shares = ", ".join(
+            f"{part} {used / max(done, 1) * 1e3:.2f}"
+            for part, used in sorted(by_part.items(), key=lambda item: -item[1])
+        )
+        print(f"   server CPU per action by part, ms: {shares}")
     if errors:
         print("   first errors:", errors[:3])
     return {
@@ -434,6 +487,9 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--followers", type=int, default=0, help="phones a table following it")
     parser.add_argument(
+        "--parts", action="store_true", help="the server's CPU by part of its work (py-spy)"
+    )
+    parser.add_argument(
         "--db", default="", help="a SQLAlchemy URL (e.g. PostgreSQL); default: a new SQLite file"
     )
     args = parser.parse_args()
@@ -447,7 +503,16 @@ def main() -> None:
     if args.followers:
         allow_open_files(max(args.tables) * (args.followers + 1) + 1000)
     for count in args.tables:
-        run(count, args.seconds, args.port, args.threads, args.workers, args.db, args.followers)
+        run(
+            count,
+            args.seconds,
+            args.port,
+            args.threads,
+            args.workers,
+            args.db,
+            args.followers,
+            args.parts,
+        )
     print("\n| figure | measured | budget |\n| --- | --- | --- |")
     print("\n".join(ROWS))
 
