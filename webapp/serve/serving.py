@@ -25,6 +25,7 @@ import shutil
 import socket
 import tempfile
 import threading
+import time
 from collections import Counter
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
@@ -117,6 +118,7 @@ def make_server(app: Flask, threads: int, **where: Any) -> Any:
     may hold ``PER_ADDRESS`` connections, unless a trusted proxy holds them all. A game
     screen's stream is held by waitress's loop, not by a thread (:mod:`.held`), and the loop
     asks only the connections that may have changed (:mod:`.loop`)."""
+    quieted(logging.getLogger("waitress.queue"), QUEUE_SAID_EVERY)
     servers: dict[int, Any] = {}
     server = create_server(app, map=servers, threads=threads, **WAITRESS, **where)
     channel: Callable[..., Any] = HeldChannel
@@ -129,6 +131,41 @@ def make_server(app: Flask, threads: int, **where: Any) -> Any:
             each.channel_class = channel
             each.held_loop = loop
     return server
+
+
+#: Waitress warns of its task queue's depth on every request that finds all threads busy: in a
+#: rush, a line per request, which costs CPU when it matters most and buries every other line.
+QUEUE_SAID_EVERY = 10.0
+
+
+class Seldom(logging.Filter):
+    """Lets a logger's line through at most once every ``every`` seconds; the next one let
+    through says how many were held back in between."""
+
+    def __init__(self, every: float) -> None:
+        super().__init__()
+        self.every = every
+        self.due = 0.0
+        self.held = 0
+        self.lock = threading.Lock()
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        now = time.monotonic()
+        with self.lock:
+            if now < self.due:
+                self.held += 1
+                return False
+            self.due = now + self.every
+            held, self.held = self.held, 0
+        if held:
+            record.msg = f"{record.msg} ({held} such lines held back before this one)"
+        return True
+
+
+def quieted(logger: logging.Logger, every: float) -> None:
+    """``logger``'s lines at most once every ``every`` seconds (:class:`Seldom`), once."""
+    if not any(isinstance(each, Seldom) for each in logger.filters):
+        logger.addFilter(Seldom(every))
 
 
 def enough_files() -> None:
