@@ -14,7 +14,7 @@ import threading
 import weakref
 from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager, nullcontext
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
@@ -109,10 +109,17 @@ class _Append:
     action: dict[str, Any]
     when: datetime
     mark: dict[str, Any] | None  # the snapshot this event makes (the start of a hand), if any
-    wake: threading.Event = field(default_factory=threading.Event)
+    # What a play waiting for the leader waits on; none for the leader itself, which waits on
+    # nothing (the play alone on a quiet server: an event is a condition and two locks made).
+    wake: threading.Event | None = None
     finished: bool = False
     moved: bool = False
     error: BaseException | None = None
+
+
+def _wake(waiting: _Append) -> None:
+    assert waiting.wake is not None  # it arrived while a leader wrote, so it waits
+    waiting.wake.set()
 
 
 class BatchFailed(Exception):
@@ -157,8 +164,10 @@ class GroupCommit:
             self._pending.append(mine)
             lead = not self._leading
             self._leading = True
+            if not lead:  # (made before the leader can see it: every play waiting has one)
+                mine.wake = wake = threading.Event()
         if not lead:
-            mine.wake.wait()
+            wake.wait()
         if not mine.finished:  # leading: this batch takes every play waiting, this one first
             with self._mutex:
                 batch, self._pending = self._pending, []
@@ -173,12 +182,12 @@ class GroupCommit:
                     each.finished = True
                 with self._mutex:
                     if self._pending:
-                        self._pending[0].wake.set()  # the next leader
+                        _wake(self._pending[0])  # the next leader
                     else:
                         self._leading = False
                 for each in batch:
                     if each is not mine:
-                        each.wake.set()
+                        _wake(each)
         if mine.error is not None:  # (the leader has raised it already)
             # Each thread raises its own error, so tracebacks are not tangled between them.
             raise BatchFailed("the transaction holding this play failed") from mine.error
