@@ -90,10 +90,13 @@ def language() -> str:
         return DEFAULT
     languages = context.app.config["LANGUAGES"]
     request = context.request
-    chosen = request.cookies.get(COOKIE, "")
-    if chosen in languages:
-        return chosen
-    return _best_match(request.environ.get("HTTP_ACCEPT_LANGUAGE", ""), tuple(languages))
+    environ = request.environ
+    # (the cookies parsed only if this one's name is among them: most requests have none)
+    if COOKIE in environ.get("HTTP_COOKIE", ""):
+        chosen = request.cookies.get(COOKIE, "")
+        if chosen in languages:
+            return chosen
+    return _best_match(environ.get("HTTP_ACCEPT_LANGUAGE", ""), tuple(languages))
 
 
 @functools.lru_cache(maxsize=256)

@@ -97,9 +97,9 @@ def get_locale() -> Locale:
     context = _cv_app.get(None)
     if context is None:
         return SOURCE_LOCALE
-    found: Locale | None = getattr(context.g, "reader_locale", None)
+    found: Locale | None = context.g.get("reader_locale")
     if found is None:
-        babel = getattr(context.g, "_flask_babel", None)
+        babel = context.g.get("_flask_babel")
         chosen = getattr(babel, "babel_locale", None)
         if chosen is None:
             chosen = context.app.extensions["babel"].locale_selector()
@@ -117,7 +117,7 @@ def catalog() -> NullTranslations:
     context = _cv_app.get(None)
     if context is None:
         return NullTranslations()
-    found: NullTranslations | None = getattr(context.g, "reader_catalog", None)
+    found: NullTranslations | None = context.g.get("reader_catalog")
     if found is None:
         kept: dict[str, NullTranslations] = context.app.extensions.setdefault(CATALOGS, {})
         language = str(get_locale())
