@@ -203,6 +203,8 @@ def _list_style(style: str, locale: Locale) -> Any:
 
 
 def _say(said: object, locale: Locale, in_a_sentence: bool = False) -> str:
+    if type(said) is str:  # a name or a tile, said as it is: most parameters are
+        return said
     if isinstance(said, Message):
         return _message(said, locale, in_a_sentence)
     if isinstance(said, Items):
