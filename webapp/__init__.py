@@ -8,6 +8,7 @@ and shared words, one blueprint package per area (``home/``, ``game/``, ``disput
 
 from __future__ import annotations
 
+import functools
 import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -37,6 +38,9 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         template_folder="../templates",
         static_folder="../static",
     )
+    # Flask asks of every hook and view, at each request, whether it is a coroutine function
+    # (seven looks at code flags for a play): asked once per function.
+    app.ensure_sync = functools.lru_cache(maxsize=256)(app.ensure_sync)  # type: ignore[method-assign]
     app.config.from_mapping(config.from_environment())
     if test_config:
         app.config.from_mapping(test_config)

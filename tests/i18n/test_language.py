@@ -81,6 +81,23 @@ def test_the_choice_is_remembered_by_the_device_for_a_year(client: FlaskClient) 
     assert "/language/en?next=/rules" in page
 
 
+def test_the_chosen_language_and_the_session_are_read_among_other_cookies(app: Flask) -> None:
+    """A request's cookies are parsed only when one the app reads is named in them: the
+    language and the session are found wherever they stand among a browser's others, and a
+    cookie whose name merely contains theirs is not taken for them."""
+    client = app.test_client()
+    client.set_cookie("xlanguage", "ro")
+    client.set_cookie("analytics", "1")
+    assert lang_of(client.get("/").get_data(as_text=True))[0] == "en"
+    client.set_cookie(COOKIE, "ro")
+    client.set_cookie("zz", "2")
+    assert lang_of(client.get("/").get_data(as_text=True))[0] == "ro"
+    chosen = device(app)  # its session holds its CSRF token
+    chosen.set_cookie("before", "x")
+    with chosen.session_transaction() as session:
+        assert session["csrf_token"]
+
+
 def test_a_language_that_is_not_offered_changes_nothing(client: FlaskClient) -> None:
     response = client.get("/language/xx?next=/rules")
     assert response.status_code == 303 and response.location == "/rules"

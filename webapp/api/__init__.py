@@ -13,7 +13,14 @@ from ..config import IMPORT_BODY_LIMIT
 from ..i18n.words import gettext, say
 from ..rules import from_dict
 from ..rules.sheet import score_sheet
-from ..store import RESTORE_WINDOW, CircleNotFound, GameNotFound, Snapshot, StaleRevision
+from ..store import (
+    RESTORE_WINDOW,
+    CircleNotFound,
+    GameNotFound,
+    Snapshot,
+    StaleRevision,
+    Store,
+)
 from ..web.errors import json_error
 from ..web.game import create_game, remember, store
 from ..web.limits import creating, importing
@@ -150,30 +157,34 @@ def restore(key: str) -> ResponseReturnValue:
 @bp.post("/games/<key>/actions")
 def act(key: str) -> ResponseReturnValue:
     body = _body()
-    current = _editable(key)
+    games = store()
+    current = _editable(key, games)
     action = from_dict(_by_seat(current, body))
     seq = body.get("seq")
     if not isinstance(seq, int) or isinstance(seq, bool):
         seq = None
-    snapshot, outcome = store().apply(key, seq, action, read=current)
+    snapshot, outcome = games.apply(key, seq, action, read=current)
     shape = {
-        "state": _shape(snapshot),
+        "state": _shape(snapshot, games=games),
         "outcome": OutcomeShape(snapshot.state, outcome).as_json(),
     }
     return jsonify(shape)
 
 
-def _shape(snapshot: Snapshot, viewer: bool = False) -> dict[str, Any]:
-    """The game state the API answers, with the clock's end (R30) from the store."""
-    return GameShape(snapshot, viewer, store().clock_ends(snapshot)).as_json()
+def _shape(snapshot: Snapshot, viewer: bool = False, games: Store | None = None) -> dict[str, Any]:
+    """The game state the API answers, with the clock's end (R30) from the store (``games``,
+    when the view has it already)."""
+    games = games or store()
+    return GameShape(snapshot, viewer, games.clock_ends(snapshot)).as_json()
 
 
-def _editable(key: str) -> Snapshot:
+def _editable(key: str, games: Store | None = None) -> Snapshot:
     """The game for a write; a view link gets 403, never a change."""
+    games = games or store()
     try:
-        return store().get(key)
+        return games.get(key)
     except GameNotFound:
-        store().get_by_view(key)  # 404 unless it is a view link
+        games.get_by_view(key)  # 404 unless it is a view link
         abort(403, gettext("this is a view-only link: it cannot change the game"))
 
 

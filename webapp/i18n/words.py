@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from datetime import timedelta
 from functools import lru_cache
+from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any, Final
 
 import flask_babel
@@ -40,6 +41,7 @@ if TYPE_CHECKING:
 
 SOURCE = "en"  # the language the engine's templates are written in
 SOURCE_LOCALE: Final = Locale.parse(SOURCE)
+CATALOGS: Final = "allfives_catalogs"  # each language's catalog, by its name
 
 # An end named inside a sentence ("on the %(end)s end") may take another form than the end alone
 # on a button: Romanian "Stânga" but "la capătul din stânga", "la capătul de sus". A parameter
@@ -87,29 +89,42 @@ def format_timedelta(delta: timedelta) -> str:
 
 
 def get_locale() -> Locale:
-    """The request's locale, looked up once per request (Flask-Babel's lookup goes through
-    several context proxies each time); the engine's own language outside a request. A play's
-    answer asks a few dozen times: the app context is read from its context variable, not
-    through the ``g`` and ``has_app_context`` proxies."""
+    """The request's locale, looked up once per request; the engine's own language outside a
+    request. A play's answer asks a few dozen times: the app context is read from its context
+    variable, not through the ``g`` and ``has_app_context`` proxies, and the first time the
+    app's locale selector is asked directly, as Flask-Babel would (a locale forced by
+    ``flask_babel.force_locale`` first), without its proxies and look-ups."""
     context = _cv_app.get(None)
     if context is None:
         return SOURCE_LOCALE
-    found: Locale | None = getattr(context.g, "reader_locale", None)
+    found: Locale | None = context.g.get("reader_locale")
     if found is None:
-        chosen = flask_babel.get_locale()
+        babel = context.g.get("_flask_babel")
+        chosen = getattr(babel, "babel_locale", None)
+        if chosen is None:
+            chosen = context.app.extensions["babel"].locale_selector()
+            if babel is None:  # where Flask-Babel keeps it, for its own functions
+                context.g._flask_babel = babel = SimpleNamespace()
+            babel.babel_locale = chosen
         found = context.g.reader_locale = chosen if isinstance(chosen, Locale) else SOURCE_LOCALE
     return found
 
 
 def catalog() -> NullTranslations:
     """The request's catalog in the reader's language, looked up once per request: every
-    sentence of the request, the templates' too, is translated through it."""
+    sentence of the request, the templates' too, is translated through it. Each language's
+    is kept by the app (Flask-Babel keeps them too, behind several look-ups a request)."""
     context = _cv_app.get(None)
     if context is None:
         return NullTranslations()
-    found: NullTranslations | None = getattr(context.g, "reader_catalog", None)
+    found: NullTranslations | None = context.g.get("reader_catalog")
     if found is None:
-        found = context.g.reader_catalog = get_translations()
+        kept: dict[str, NullTranslations] = context.app.extensions.setdefault(CATALOGS, {})
+        language = str(get_locale())
+        found = kept.get(language)
+        if found is None:
+            found = kept[language] = get_translations()
+        context.g.reader_catalog = found
     return found
 
 
@@ -188,6 +203,8 @@ def _list_style(style: str, locale: Locale) -> Any:
 
 
 def _say(said: object, locale: Locale, in_a_sentence: bool = False) -> str:
+    if type(said) is str:  # a name or a tile, said as it is: most parameters are
+        return said
     if isinstance(said, Message):
         return _message(said, locale, in_a_sentence)
     if isinstance(said, Items):

@@ -20,7 +20,7 @@ webapp.rules.errors.IllegalAction: no open end shows 6: open ends are 3, 2
 from __future__ import annotations
 
 import secrets
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 from . import evidence
 from .actions import (
@@ -47,6 +47,7 @@ from .layout import Arm, Placement, arm_name
 from .messages import N_, NP_, Items, Message
 from .options import Options, check_name, name_key
 from .progress import HandResult, Status, stored_seat, stored_whole, stored_wholes
+from .records import replace
 from .settlement import Report, check_reports
 from .symmetry import distinct_placements, place_without_end
 from .tiles import Tile

@@ -9,12 +9,13 @@ boneyard may be drawn (R20).
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from .errors import IllegalAction
 from .layout import Arm, Layout
 from .messages import N_, NP_
 from .options import Options
+from .records import replace
 from .tiles import DOUBLE_SIX, Tile
 
 EMPTY_LAYOUT = Layout()

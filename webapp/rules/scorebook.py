@@ -32,7 +32,7 @@ webapp.rules.errors.IllegalAction: there is nothing to undo
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
 from .actions import Action, ActionKind, StartHand, Undo, from_dict, recorded, to_dict
@@ -41,6 +41,7 @@ from .game import BeyondTheMark, GameState, Outcome, nothing_to_undo
 from .history import standing_after
 from .messages import N_
 from .options import Options
+from .records import replace
 
 
 @dataclass(frozen=True, slots=True)

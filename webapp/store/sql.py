@@ -21,6 +21,7 @@ from contextlib import contextmanager
 from datetime import datetime
 from typing import Any, NamedTuple
 
+import orjson
 from sqlalchemy import Engine
 from sqlalchemy.exc import InterfaceError, OperationalError
 from sqlalchemy.pool import QueuePool
@@ -257,7 +258,7 @@ class Cursor:
         game_id, view_id, options, seq, created, updated, deleted = row
         gone = None if deleted is None else _when(deleted)
         return GameRow(
-            game_id, view_id, _json(options), int(seq), _when(created), _when(updated), gone
+            game_id, view_id, _options(options), int(seq), _when(created), _when(updated), gone
         )
 
     def seq(self, key: str, live: bool = False, by_view: bool = False) -> int | None:
@@ -369,6 +370,19 @@ def snapshot_values(game_id: str, seq: int, mark: dict[str, Any]) -> dict[str, A
 
 def _json(value: Any) -> Any:
     return json.loads(value) if isinstance(value, str | bytes) else value
+
+
+def _options(value: Any) -> Any:
+    """A game row's options, read with every request about the game: by orjson (a fifth of the
+    time ``json`` takes), and by ``json`` what orjson refuses (text ``json`` may write that is
+    not strict JSON: NaN, a lone surrogate), so every row reads as it always did. (Options hold
+    no integer beyond 64 bits, which orjson would read as a float: the rules bound each one.)"""
+    if not isinstance(value, str | bytes):
+        return value  # (PostgreSQL's driver gives it decoded)
+    try:
+        return orjson.loads(value)
+    except orjson.JSONDecodeError:
+        return json.loads(value)
 
 
 def _when(value: Any) -> datetime:

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from contextlib import AbstractContextManager
-from dataclasses import replace
 from datetime import datetime
 from typing import Any
 
@@ -35,6 +34,7 @@ from ..rules import (
 from ..rules.game import STATE_FORMAT, BeyondTheMark
 from ..rules.history import History
 from ..rules.messages import N_
+from ..rules.records import replace
 from ..rules.scorebook import Scorebook
 from . import history as past
 from .cache import BUDGET, GameCache, Part

@@ -14,7 +14,7 @@ import threading
 import weakref
 from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager, nullcontext
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
@@ -61,19 +61,29 @@ class WriterQueue:
                 os.close(self._fd)
                 self._fd = None
 
-    @contextmanager
-    def turn(self) -> Iterator[None]:
-        with self._thread:
-            if self.path is None:
-                yield
-                return
+    def turn(self) -> WriterQueue:
+        """The writers' turn, to enter (``with queue.turn():``): the queue itself, a context
+        manager of its own rather than a generator's (one fewer object and exception a play)."""
+        return self
+
+    def __enter__(self) -> None:
+        self._thread.acquire()
+        if self.path is None:
+            return
+        try:
             if self._fd is None:
                 self._fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600)
             fcntl.flock(self._fd, fcntl.LOCK_EX)
-            try:
-                yield
-            finally:
+        except BaseException:
+            self._thread.release()
+            raise
+
+    def __exit__(self, *_exc: object) -> None:
+        try:
+            if self.path is not None and self._fd is not None:
                 fcntl.flock(self._fd, fcntl.LOCK_UN)
+        finally:
+            self._thread.release()
 
 
 _QUEUES: weakref.WeakSet[WriterQueue] = weakref.WeakSet()
@@ -109,10 +119,17 @@ class _Append:
     action: dict[str, Any]
     when: datetime
     mark: dict[str, Any] | None  # the snapshot this event makes (the start of a hand), if any
-    wake: threading.Event = field(default_factory=threading.Event)
+    # What a play waiting for the leader waits on; none for the leader itself, which waits on
+    # nothing (the play alone on a quiet server: an event is a condition and two locks made).
+    wake: threading.Event | None = None
     finished: bool = False
     moved: bool = False
     error: BaseException | None = None
+
+
+def _wake(waiting: _Append) -> None:
+    assert waiting.wake is not None  # it arrived while a leader wrote, so it waits
+    waiting.wake.set()
 
 
 class BatchFailed(Exception):
@@ -157,8 +174,10 @@ class GroupCommit:
             self._pending.append(mine)
             lead = not self._leading
             self._leading = True
+            if not lead:  # (made before the leader can see it: every play waiting has one)
+                mine.wake = wake = threading.Event()
         if not lead:
-            mine.wake.wait()
+            wake.wait()
         if not mine.finished:  # leading: this batch takes every play waiting, this one first
             with self._mutex:
                 batch, self._pending = self._pending, []
@@ -173,12 +192,12 @@ class GroupCommit:
                     each.finished = True
                 with self._mutex:
                     if self._pending:
-                        self._pending[0].wake.set()  # the next leader
+                        _wake(self._pending[0])  # the next leader
                     else:
                         self._leading = False
                 for each in batch:
                     if each is not mine:
-                        each.wake.set()
+                        _wake(each)
         if mine.error is not None:  # (the leader has raised it already)
             # Each thread raises its own error, so tracebacks are not tangled between them.
             raise BatchFailed("the transaction holding this play failed") from mine.error
