@@ -5,8 +5,8 @@ changed and one that finds the play), so that the first phone served does not wa
 done once per process: compiling templates and static files, loading catalogs and locale data,
 the first use of each statement.
 
-The real database is not touched: the app's store is swapped for one on a temporary file for
-the while, and the requests come from a documentation address (192.0.2.1), counted by no real
+The real database is not written: the app's store is swapped for one on a temporary file for
+the play, and the requests come from a documentation address (192.0.2.1), counted by no real
 client's rate limits.
 
 Then the real games changed in the last hour, the most recent first (``ALLFIVES_WARM_GAMES``,
