@@ -30,6 +30,7 @@ import json
 import pstats
 import random
 import re
+import sqlite3
 import statistics
 import subprocess
 import sys
@@ -38,6 +39,7 @@ import time
 import tracemalloc
 from collections import defaultdict
 from collections.abc import Callable
+from contextlib import closing
 from pathlib import Path
 
 from flask import Flask
@@ -273,15 +275,20 @@ def first_play(
     ``warm_games`` games in play): the seconds of its first play of ``game_id``, then of the
     next one. The game's revision and hints are read here, as the phone knows them."""
     seq, hints = bench.store.revision(game_id), bench.store.get(game_id).coaching
-    script = (
-        f"import json, sys; sys.path.insert(0, {str(Path(__file__).parent)!r}); "
-        "import bench_server as b; "
-        f"print(json.dumps(b.plays_after_start({str(database)!r}, {game_id!r}, {seq}, "
-        f"{hints}, {warm_games})))"
-    )
-    out = subprocess.run(
-        [sys.executable, "-c", script], capture_output=True, text=True, check=True
-    ).stdout
+    with tempfile.TemporaryDirectory(prefix="restart-") as folder:
+        # A copy each: the plays and undos of one process do not lengthen the next one's hand.
+        copy = Path(folder) / database.name
+        with closing(sqlite3.connect(database)) as source, closing(sqlite3.connect(copy)) as to:
+            source.backup(to)
+        script = (
+            f"import json, sys; sys.path.insert(0, {str(Path(__file__).parent)!r}); "
+            "import bench_server as b; "
+            f"print(json.dumps(b.plays_after_start({str(copy)!r}, {game_id!r}, {seq}, "
+            f"{hints}, {warm_games})))"
+        )
+        out = subprocess.run(
+            [sys.executable, "-c", script], capture_output=True, text=True, check=True
+        ).stdout
     first, warm = json.loads(out.splitlines()[-1])
     return first, warm
 
