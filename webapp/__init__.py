@@ -47,6 +47,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     url = config.settle(app)
     budget = config.cache_bytes(app.config["CACHE_BYTES"])
     app.config["STREAM_HEARTBEAT"] = config.heartbeat(app.config["STREAM_HEARTBEAT"])
+    app.config["WARM_GAMES"] = config.warm_games(app.config["WARM_GAMES"])
     try:
         app.extensions["allfives_store"] = open_store(url, app.config["SQLITE_SYNCHRONOUS"], budget)
     except Unusable as error:

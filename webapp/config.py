@@ -34,6 +34,8 @@ def from_environment() -> dict[str, Any]:
         "SQLITE_SYNCHRONOUS": env("ALLFIVES_SQLITE_SYNCHRONOUS", "NORMAL"),
         # The bytes of replayed games kept in memory, per process (webapp/store/cache.py).
         "CACHE_BYTES": env("ALLFIVES_CACHE_BYTES", str(64 * 1024 * 1024)),
+        # The most games changed in the last hour read into a new server's cache (serve/warm.py).
+        "WARM_GAMES": env("ALLFIVES_WARM_GAMES", "100"),
         # Seconds between two heartbeats on a game screen's stream (README, "Live updates").
         "STREAM_HEARTBEAT": env("ALLFIVES_STREAM_HEARTBEAT", "20"),
         "MAX_CONTENT_LENGTH": BODY_LIMIT,
@@ -78,6 +80,18 @@ def cache_bytes(value: object) -> int:
     if not text.isdigit() or int(text) < 1:
         raise StartupError(
             f"ALLFIVES_CACHE_BYTES must be a whole number of bytes, such as 67108864, not {text!r}"
+        )
+    return int(text)
+
+
+def warm_games(value: object) -> int:
+    """How many games in play a new server reads before it serves; :class:`StartupError` if
+    the setting is no count."""
+    text = str(value).strip()
+    if not text.isdigit():
+        raise StartupError(
+            f"ALLFIVES_WARM_GAMES must be a whole number of games, such as 100 (0: none), "
+            f"not {text!r}"
         )
     return int(text)
 

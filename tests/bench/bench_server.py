@@ -30,6 +30,7 @@ import json
 import pstats
 import random
 import re
+import sqlite3
 import statistics
 import subprocess
 import sys
@@ -38,6 +39,7 @@ import time
 import tracemalloc
 from collections import defaultdict
 from collections.abc import Callable
+from contextlib import closing
 from pathlib import Path
 
 from flask import Flask
@@ -240,16 +242,22 @@ def measure_restart(
 ) -> tuple[int, float, float, float]:
     """The first play of the game ``long`` after a restart against the next (warm) play in that
     process, and a really new game's first play after a restart, each the median of
-    ``restarts`` new processes: its hand, then the three times."""
+    ``restarts`` new processes: its hand, then the three times. The game was played just
+    before, so the warm-up reads it (``serve/warm.py``); also printed, its first play in a
+    process whose warm-up read no game (as for a game not played in the last hour)."""
     hand = bench.store.get(long).state.hand_number
-    cold_long = [first_play(database, long) for _ in range(restarts)]
-    cold_new = [first_play(database, bench.new_game()) for _ in range(restarts)]
+    cold_long = [first_play(bench, database, long) for _ in range(restarts)]
+    cold_new = [first_play(bench, database, bench.new_game()) for _ in range(restarts)]
+    unread = [first_play(bench, database, long, warm_games=0) for _ in range(restarts)]
     first, warm = (statistics.median(run[i] for run in cold_long) for i in (0, 1))
     new_first = statistics.median(run[0] for run in cold_new)
+    unread_first, unread_warm = (statistics.median(run[i] for run in unread) for i in (0, 1))
     print(
         f"  first play after a restart: {first * 1e3:6.1f} ms, {first / warm:5.1f}× the next "
         f"play in that process ({warm * 1e3:.2f} ms; budget 2×), {first / new_first:5.1f}× a "
-        f"really new game's first play after a restart ({new_first * 1e3:.1f} ms)"
+        f"really new game's first play after a restart ({new_first * 1e3:.1f} ms)\n"
+        f"  the same, its game not read by the warm-up (not played in the last hour): "
+        f"{unread_first * 1e3:6.1f} ms, {unread_first / unread_warm:5.1f}× the next play"
     )
     figure(
         f"first play after a restart, hand {hand} of a game ÷ a warm play",
@@ -260,24 +268,43 @@ def measure_restart(
     return hand, first, warm, new_first
 
 
-def first_play(database: Path, game_id: str) -> tuple[float, float]:
-    """In a new process on ``database``, as a restarted server: the seconds of its first play
-    of ``game_id``, then of the next one."""
-    script = (
-        f"import json, sys; sys.path.insert(0, {str(Path(__file__).parent)!r}); "
-        "import bench_server as b; "
-        f"print(json.dumps(b.plays_after_start({str(database)!r}, {game_id!r})))"
-    )
-    out = subprocess.run(
-        [sys.executable, "-c", script], capture_output=True, text=True, check=True
-    ).stdout
+def first_play(
+    bench: Bench, database: Path, game_id: str, warm_games: int = 100
+) -> tuple[float, float]:
+    """In a new process on ``database``, as a restarted server (its warm-up reading at most
+    ``warm_games`` games in play): the seconds of its first play of ``game_id``, then of the
+    next one. The game's revision and hints are read here, as the phone knows them."""
+    seq, hints = bench.store.revision(game_id), bench.store.get(game_id).coaching
+    with tempfile.TemporaryDirectory(prefix="restart-") as folder:
+        # A copy each: the plays and undos of one process do not lengthen the next one's hand.
+        copy = Path(folder) / database.name
+        with closing(sqlite3.connect(database)) as source, closing(sqlite3.connect(copy)) as to:
+            source.backup(to)
+        script = (
+            f"import json, sys; sys.path.insert(0, {str(Path(__file__).parent)!r}); "
+            "import bench_server as b; "
+            f"print(json.dumps(b.plays_after_start({str(copy)!r}, {game_id!r}, {seq}, "
+            f"{hints}, {warm_games})))"
+        )
+        out = subprocess.run(
+            [sys.executable, "-c", script], capture_output=True, text=True, check=True
+        ).stdout
     first, warm = json.loads(out.splitlines()[-1])
     return first, warm
 
 
-def plays_after_start(database: str, game_id: str) -> tuple[float, float]:
-    bench = Bench(_warm(create_app(config(database))))
-    first = bench.lead_and_undo(game_id, "htmx")
+def plays_after_start(
+    database: str, game_id: str, seq: int, hints: bool, warm_games: int
+) -> tuple[float, float]:
+    """The first play as the phone sends it, knowing the game's revision and hints from its page
+    (the new process has not read the game before), then the next plays'."""
+    bench = Bench(_warm(create_app({**config(database), "WARM_GAMES": warm_games})))
+    data = {"seq": seq, "tile": "5-5", "hints": "1" if hints else "0", "csrf_token": TOKEN}
+    start = clock()
+    response = bench.client.post(f"/g/{game_id}/play", data=data, headers=PHONE)
+    first = clock() - start
+    assert response.status_code == 200, response.status_code
+    bench.store.apply(game_id, seq + 1, Undo())
     warm = timed(lambda: bench.lead_and_undo(game_id, "htmx"), 20)
     bench.store.close()
     return first, warm

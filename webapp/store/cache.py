@@ -135,6 +135,12 @@ class GameCache:
                 if not flight.users:
                     del self._flights[key]
 
+    @property
+    def used(self) -> int:
+        """The estimated bytes of every piece kept."""
+        with self._lock:
+            return int(self._pieces.currsize)
+
     def footprint(self, game_id: str) -> int:
         """The estimated bytes of every piece kept for the game."""
         with self._lock:
