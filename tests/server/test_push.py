@@ -173,10 +173,12 @@ def test_worker_processes_on_one_sqlite_file_hear_each_others_plays(
     import glob
     import tempfile
 
-    folders = [f"{place}/allfives-rendered-*" for place in ("/dev/shm", tempfile.gettempdir())]
-    before = {found for pattern in folders for found in glob.glob(pattern)}
     server = Server(f"sqlite:///{tmp_path}/workers.sqlite3", workers=2)
     server.start()
+    assert server.process is not None
+    # (named by its master process: other servers on the machine may come and go meanwhile)
+    places = ("/dev/shm", tempfile.gettempdir())
+    folders = [f"{place}/allfives-rendered-{server.process.pid}-*" for place in places]
     try:
         game = new_game(server)
         for _ in range(12):
@@ -188,9 +190,10 @@ def test_worker_processes_on_one_sqlite_file_hear_each_others_plays(
             mark = f"id: {seq + 1}\nevent: change".encode()
             took = max(wait(lambda s=s, m=mark: s.heard(m), 5) for s in streams)
             assert took < SECOND
+        assert len([found for pattern in folders for found in glob.glob(pattern)]) == 1
     finally:
         server.stop()
-    assert {found for pattern in folders for found in glob.glob(pattern)} <= before
+    assert [found for pattern in folders for found in glob.glob(pattern)] == []
 
 
 def test_a_quiet_stream_hears_a_beat_as_often_as_its_hello_says(

@@ -228,7 +228,8 @@ def serve_workers(
     listener.set_inheritable(True)
     ready()
     master = os.getpid()
-    rendered = tempfile.mkdtemp(prefix="allfives-rendered-", dir=_in_memory())  # this user's
+    # This user's, named by the master's process (what a leftover belongs to is then plain).
+    rendered = tempfile.mkdtemp(prefix=f"allfives-rendered-{master}-", dir=_in_memory())
 
     class Master(BaseApplication):  # type: ignore[misc]
         def load_config(self) -> None:
