@@ -20,7 +20,7 @@ from werkzeug.test import TestResponse
 from tests.scripts import EXAMPLE_C
 from tests.tables import CSRF_TOKEN, Table
 from webapp import i18n
-from webapp.game import controls, regions
+from webapp.game import controls, pieces, regions
 from webapp.i18n import words
 from webapp.ui import picker
 from webapp.web import game
@@ -32,6 +32,7 @@ KEPT = (
     regions.count_options,
     game._game_address,
     controls._written,
+    pieces._written,
     picker._hinted,
     words._number,
     i18n._best_match,
