@@ -72,7 +72,7 @@ def build(
         public_id=snapshot.view_id if viewer else snapshot.id,
         seq=snapshot.seq,
         status=state.status.value,
-        next_step=next_step(state, viewer),
+        next_step=next_step(state, viewer) if notice is None else "",  # a notice says it
         scores=scores(state),
         board=board(state, turned),
         notice=notice,
