@@ -44,7 +44,6 @@ import zopfli.gzip
 from flask import Flask, current_app, request
 from flask.wrappers import Response
 
-from .headers import add_vary
 from .htmx import is_htmx
 
 MIN_SIZE = 1500
@@ -100,22 +99,24 @@ def _minified(path: str, mimetype: str) -> str:
 def register(app: Flask) -> None:
     @app.after_request
     def compress(response: Response) -> Response:
-        add_vary(response.headers, ("Accept-Encoding",))
+        # (That it varies with Accept-Encoding is said with the rest of Vary: web/headers.py.)
+        status = response.status_code
+        mimetype = response.mimetype or ""
         if (
             "gzip" not in request.headers.get("Accept-Encoding", "")
-            or response.status_code < 200
-            or response.status_code in (204, 206, 304)
+            or status < 200
+            or status in (204, 206, 304)
+            or mimetype == "text/event-stream"  # a game's stream: each event as it comes
+            or not mimetype.startswith(COMPRESSIBLE)
             or "Content-Range" in response.headers
             or "Content-Encoding" in response.headers
-            or response.mimetype == "text/event-stream"  # a game's stream: each event as it comes
-            or not (response.mimetype or "").startswith(COMPRESSIBLE)
         ):
             return response
         static = response.direct_passthrough
         response.direct_passthrough = False
         data = response.get_data()
         if static:  # packed once per version: worth it however small, if it comes out smaller
-            kind = _minified(request.path, response.mimetype or "")
+            kind = _minified(request.path, mimetype)
             packed = _static_gzip(data, kind, os.path.join(current_app.instance_path, PACKED))
             if len(packed) >= len(data):
                 return response
