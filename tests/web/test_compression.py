@@ -107,6 +107,19 @@ def test_the_answer_to_a_play_comes_gzip_and_says_what_it_varies_on(table: Table
     assert "Ana led 5-5" in gzip.decompress(packed.get_data()).decode()
 
 
+def test_an_answer_to_htmx_comes_gzip_and_unpacks_to_the_answer_sent_plain(table: Table) -> None:
+    """An htmx answer is packed faster than a page (a smaller window and effort: it is a few KB)
+    and reads back byte for byte as the answer sent as it is."""
+    table.create("Ana", "Ben", "Cy")
+    table.start(leader="0")
+    plain = table.page(headers=HX)  # every region of the screen, as its Cancel fetches them
+    packed = table.page(headers={**HX, **GZIP})
+    assert len(plain.get_data()) > 4000
+    assert packed.headers["Content-Encoding"] == "gzip"
+    assert len(packed.get_data()) < len(plain.get_data()) / 2
+    assert gzip.decompress(packed.get_data()) == plain.get_data()
+
+
 def test_an_answer_that_fits_in_a_packet_is_sent_as_it_is(table: Table) -> None:
     """gzip only where it pays: an answer under about 1.5 KB fits one packet either way, so it
     is sent as it is; a bigger one comes gzip."""

@@ -20,7 +20,7 @@ from werkzeug.test import TestResponse
 from tests.scripts import EXAMPLE_C
 from tests.tables import CSRF_TOKEN, Table
 from webapp import i18n
-from webapp.game import controls, regions
+from webapp.game import controls, pieces, regions
 from webapp.i18n import words
 from webapp.ui import picker
 from webapp.web import game
@@ -32,6 +32,7 @@ KEPT = (
     regions.count_options,
     game._game_address,
     controls._written,
+    pieces._written,
     picker._hinted,
     words._number,
     i18n._best_match,
@@ -176,6 +177,19 @@ def test_a_games_addresses_follow_the_path_the_app_is_served_under(pair: Pair) -
     assert f'action="/g/{table.game_id}/draw"' in at_root
     prefixed = table.client.get(table.url, base_url="http://localhost/tables/")
     assert f'action="/tables/g/{table.game_id}/draw"' in prefixed.get_data(as_text=True)
+
+
+def test_two_games_in_the_same_state_each_post_their_controls_to_their_own_address(
+    pair: Pair,
+) -> None:
+    """The controls are kept per state and per game: a game whose controls are the same as
+    another's, kept, still posts them to its own address."""
+    pair.both(lambda table: table.play("5-5", htmx=True))
+    for table in (pair.kept, pair.fresh):
+        body = table.page().get_data(as_text=True)
+        region = body[body.index('<section id="controls"') :]
+        assert f'action="/g/{table.game_id}/draw"' in region[: region.index("</section>")]
+        assert f'action="/g/{table.game_id}/undo"' in region[: region.index("</section>")]
 
 
 def test_each_device_is_sent_its_own_token_and_the_games_revision_in_kept_controls(

@@ -9,6 +9,16 @@ from flask import Blueprint
 
 bp = Blueprint("game", __name__)
 
-from . import actions, controls, fixing, live, players, stream, views  # noqa: E402  (their routes register on ``bp``)
+from . import actions, controls, fixing, live, pieces, players, stream, views  # noqa: E402  (their routes register on ``bp``)
 
-__all__ = ["actions", "bp", "controls", "fixing", "live", "players", "stream", "views"]
+__all__ = [
+    "actions",
+    "bp",
+    "controls",
+    "fixing",
+    "live",
+    "pieces",
+    "players",
+    "stream",
+    "views",
+]

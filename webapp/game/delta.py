@@ -65,7 +65,8 @@ def changed(before: Shown, after: Screen) -> Delta:
             regions.append("work")
         else:
             pairs = zip(old.tiles, new.tiles, strict=True)
-            tiles = tuple(tile for was, tile in pairs if was != tile)
+            # (without hints a tile unchanged is the very same object: ``picker._plain_tile``)
+            tiles = tuple(tile for was, tile in pairs if was is not tile and was != tile)
             prompt = old.prompt != new.prompt
     else:
         regions.append("work")

@@ -250,7 +250,7 @@ class Screen:
     public_id: str
     seq: int
     status: str
-    next_step: str
+    next_step: str  # what happens next, shown without a notice (a notice says it itself)
     scores: Scores
     board: Board
     notice: Notice | None

@@ -72,7 +72,7 @@ def build(
         public_id=snapshot.view_id if viewer else snapshot.id,
         seq=snapshot.seq,
         status=state.status.value,
-        next_step=next_step(state, viewer),
+        next_step=next_step(state, viewer) if notice is None else "",  # a notice says it
         scores=scores(state),
         board=board(state, turned),
         notice=notice,
@@ -224,10 +224,10 @@ def board(state: GameState, turned: bool) -> Board:
         )
     last = hand.moves[-1].tile if hand.moves and hand.moves[-1].kind == "play" else None
     drawing = draw_layout(layout, last, turned)
-    ends = Items(tuple(f"{say(arm_name(arm))} {pip}" for arm, pip in layout.open_ends.items()))
+    ends = say(Items(tuple(f"{say(arm_name(arm))} {pip}" for arm, pip in layout.open_ends.items())))
     tiles = Items(tuple(p.label for p in drawing.pieces))
-    title = gettext("Layout: %(tiles)s. Open ends: %(ends)s.", tiles=say(tiles), ends=say(ends))
-    ends_said = gettext("Open ends: %(ends)s. Count %(count)s.", ends=say(ends), count=layout.count)
+    title = gettext("Layout: %(tiles)s. Open ends: %(ends)s.", tiles=say(tiles), ends=ends)
+    ends_said = gettext("Open ends: %(ends)s. Count %(count)s.", ends=ends, count=layout.count)
     return Board(
         facts, drawing, title, layout.count, layout.breakdown, turned=turned, ends=ends_said
     )

@@ -21,10 +21,11 @@ if TYPE_CHECKING:
     from flask.wrappers import Response
     from werkzeug.datastructures import Headers
 
-# htmx's regions and the whole page are two answers at one address (web/htmx.py); a page in
-# another language, or another device's page (its cookie), another again.
-VARY_HTMX = ("HX-Request",)
-VARY_PAGE = ("HX-Request", "Accept-Language", "Cookie")
+# Any answer may come gzip or not (web/compress.py); htmx's regions and the whole page are two
+# answers at one address (web/htmx.py); a page in another language, or another device's page
+# (its cookie), another again.
+VARY_STATIC = ("Accept-Encoding", "HX-Request")
+VARY_PAGE = ("Accept-Encoding", "HX-Request", "Accept-Language", "Cookie")
 _SECURE = tuple((name.lower(), name, value) for name, value in HEADERS.items())
 
 
@@ -46,7 +47,7 @@ def register(app: Flask) -> None:
     def answer_headers(response: Response) -> Response:
         static = request.endpoint == "static"
         headers = response.headers
-        add_vary(headers, VARY_HTMX if static else VARY_PAGE)
+        add_vary(headers, VARY_STATIC if static else VARY_PAGE)
         present = {name.lower() for name, _ in headers.items()}
         for lower, name, value in _SECURE:
             if lower not in present:
