@@ -55,6 +55,24 @@ class Server:
         return f"http://127.0.0.1:{self.port}"
 
     def start(self) -> None:
+        """Start the server and wait until it listens. One that exits before it listens (its
+        port taken meanwhile by another program's connection: the port was only free when
+        picked) is started again on another port."""
+        for _ in range(3):
+            process = self._spawn()
+            deadline = time.monotonic() + 60  # (a busy machine: the warm-up takes seconds)
+            while time.monotonic() < deadline and process.poll() is None:
+                try:
+                    with socket.create_connection(("127.0.0.1", self.port), timeout=0.5):
+                        return
+                except OSError:
+                    time.sleep(0.1)
+            if process.poll() is None:
+                raise RuntimeError("the server did not start within 60 s")
+            self.port = free_port()
+        raise RuntimeError(f"the server exited before listening, three times ({process.poll()})")
+
+    def _spawn(self) -> subprocess.Popen[bytes]:
         env = {**os.environ, "ALLFIVES_SECRET_KEY": "test", **self.env}
         log = open(self.log, "ab") if self.log else subprocess.DEVNULL  # noqa: SIM115
         self.process = subprocess.Popen(
@@ -81,14 +99,7 @@ class Server:
         )
         if self.log:
             log.close()  # type: ignore[union-attr]
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            try:
-                with socket.create_connection(("127.0.0.1", self.port), timeout=0.5):
-                    return
-            except OSError:
-                time.sleep(0.1)
-        raise RuntimeError("the server did not start within 30 s")
+        return self.process
 
     def _limit_files(self) -> None:
         _, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
