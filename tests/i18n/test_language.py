@@ -287,3 +287,23 @@ def test_a_plural_not_yet_translated_in_every_form_reads_in_english(tmp_path: Pa
     compile_catalogs(tmp_path)
     loaded = Translations.load(str(tmp_path), ["lo"])
     assert loaded.ngettext("holds %(num)d tile", "holds %(num)d tiles", 2) == "holds %(num)d tiles"
+
+
+def test_a_language_forced_for_a_moment_leaves_the_other_readers_their_own_words(
+    app: Flask,
+) -> None:
+    """Words written in another language for a moment (``force_locale``: a message for
+    someone else) are kept as that language's, never as the reader's: the next English
+    reader still reads "Undo", and a Romanian one "Anulează"."""
+    from flask_babel import force_locale
+
+    from webapp.i18n.words import catalog, get_locale
+
+    with app.test_request_context(headers={"Accept-Language": "en"}):
+        assert str(get_locale()) == "en"
+        with force_locale("ro"):
+            catalog()
+    with app.test_request_context(headers={"Accept-Language": "en"}):
+        assert catalog().gettext("Undo") == "Undo"
+    with app.test_request_context(headers={"Accept-Language": "ro"}):
+        assert catalog().gettext("Undo") == "Anulează"

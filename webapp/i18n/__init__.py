@@ -19,8 +19,7 @@ from urllib.parse import urlsplit
 from babel import Locale
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
-from flask import Blueprint, Flask, current_app, redirect, request, url_for
-from flask.globals import _cv_request  # the request context itself, without the proxies
+from flask import Blueprint, Flask, current_app, has_request_context, redirect, request, url_for
 from flask.typing import ResponseReturnValue
 from flask_babel import Babel, gettext
 from werkzeug.datastructures import LanguageAccept
@@ -83,13 +82,10 @@ def _readable(path: Path) -> bool:
 
 def language() -> str:
     """This request's language: the device's choice, else the browser's best match (outside
-    a request, in the shell or a script: the default). Every request asks once: the request
-    is read from its context variable, not through the proxies."""
-    context = _cv_request.get(None)
-    if context is None:
+    a request, in the shell or a script: the default). Every request asks once."""
+    if not has_request_context():
         return DEFAULT
-    languages = context.app.config["LANGUAGES"]
-    request = context.request
+    languages = current_app.config["LANGUAGES"]
     environ = request.environ
     # (the cookies parsed only if this one's name is among them: most requests have none)
     if COOKIE in environ.get("HTTP_COOKIE", ""):

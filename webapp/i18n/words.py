@@ -106,7 +106,9 @@ def get_locale() -> Locale:
             if babel is None:  # where Flask-Babel keeps it, for its own functions
                 context.g._flask_babel = babel = SimpleNamespace()
             babel.babel_locale = chosen
-        found = context.g.reader_locale = chosen if isinstance(chosen, Locale) else SOURCE_LOCALE
+        if not isinstance(chosen, Locale):  # (a name, as Flask-Babel also allows)
+            chosen = Locale.parse(chosen) if chosen else SOURCE_LOCALE
+        found = context.g.reader_locale = chosen
     return found
 
 
@@ -122,8 +124,9 @@ def catalog() -> NullTranslations:
         kept: dict[str, NullTranslations] = context.app.extensions.setdefault(CATALOGS, {})
         language = str(get_locale())
         found = kept.get(language)
-        if found is None:
-            found = kept[language] = get_translations()
+        if found is None:  # (read in that very language, whatever Flask-Babel's is just now)
+            with flask_babel.force_locale(language):
+                found = kept[language] = get_translations()
         context.g.reader_catalog = found
     return found
 

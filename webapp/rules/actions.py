@@ -17,13 +17,14 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any, TypeAlias
 
 from .errors import IllegalAction, ImpossibleReport
 from .layout import Arm
 from .messages import N_
 from .numbers import whole_number
+from .records import replace
 from .settlement import Report
 from .tiles import Tile
 

@@ -21,7 +21,7 @@ and its :class:`PlayedHand` keeps what each correction did (``fixes``).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from .actions import Action, Correct, EndHand, StartHand, Undo, in_effect
 from .correction import Fixed
@@ -30,6 +30,7 @@ from .game import GameState
 from .hand import Hand
 from .options import Options
 from .progress import HandResult, Status
+from .records import replace
 
 
 @dataclass(frozen=True, slots=True)

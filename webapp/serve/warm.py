@@ -5,16 +5,17 @@ changed and one that finds the play), so that the first phone served does not wa
 done once per process: compiling templates and static files, loading catalogs and locale data,
 the first use of each statement.
 
-The real database is not written: the app's store is swapped for one on a temporary file for
-the play, and the requests come from a documentation address (192.0.2.1), counted by no real
-client's rate limits.
+The play never reaches the real database: the app's store is swapped for one on a temporary
+file for the while, and the requests come from a documentation address (192.0.2.1), counted
+by no real client's rate limits.
 
 Then the real games changed in the last hour, the most recent first (``ALLFIVES_WARM_GAMES``,
 100 by default; 0: none), are read into the cache, each drawn as a phone's poll finds it moved
 on: a server that starts again mid-evening serves the tables at play their next play as fast
 as any later one, not after reading and replaying their game and drawing its screen anew. It
-reads, never writes; it stops at half the cache's budget and after half a second, and a game
-it cannot read is left for its first request.
+writes no action (a game read for the first time since its hand began may have the hand's
+snapshot written, as its first request would); it stops at half the cache's budget and half a
+second after it starts looking, and a game it cannot read is left for its first request.
 """
 
 from __future__ import annotations
@@ -112,17 +113,18 @@ def _play(app: Flask) -> list[int]:
 def warm_games(app: Flask, most: int) -> list[str]:
     """Read the real games changed in the last ``RECENT`` (at most ``most``, the most recent
     first) into the cache, each drawn as a phone's poll from the revision before finds it (its
-    screen's regions: the game's addresses, its rules and scores in words are kept for its
-    next answers); the ids of those read. Bounded by half the cache's budget and by
+    screen's regions, in the default language: the game's addresses and its kept pieces are
+    ready for its next answers); the ids of those read. Bounded by half the cache's budget and by
     ``GAMES_BUDGET`` seconds; a database that cannot be read leaves them all to their first
     requests."""
     store: Store = app.extensions[STORE]
+    until = time.monotonic() + GAMES_BUDGET  # (the look for them counted: a large table)
     try:
         recent = recently_changed(store, RECENT, most)
     except Exception:  # a game is read at its first request all the same
         return []
     client = _client(app)
-    done, until = [], time.monotonic() + GAMES_BUDGET
+    done = []
     for game, seq in recent:
         if time.monotonic() > until or store.cache.used > store.cache.budget // 2:
             break

@@ -211,10 +211,11 @@ class _SessionInterface(SecureCookieSessionInterface):
     def open_session(self, app: Flask, request: Request) -> SecureCookieSession | None:
         # Parsing the request's cookies costs about a tenth of a bare request: a phone's
         # cookies are parsed only if the session cookie's name is in them, and then only once
-        # the session is read or changed.
+        # the session is read or changed. Without it, the session is a new one, as Flask's
+        # would be (None without a secret key: Flask's null session then says why).
         name = self.get_cookie_name(app)
         if name not in request.environ.get("HTTP_COOKIE", ""):
-            return super().open_session(app, request)
+            return None if self.get_signing_serializer(app) is None else self.session_class()
         return _LazySession(lambda: super(_SessionInterface, self).open_session(app, request) or {})
 
     def save_session(self, app: Flask, session: SessionMixin, response: Response) -> None:
