@@ -146,6 +146,33 @@ def test_a_game_played_just_before_a_restart_is_in_the_new_servers_cache(
     assert restarted.extensions["allfives_store"].revision(played) == seq  # nothing written
 
 
+def test_the_warm_up_leaves_every_row_of_the_real_database_as_it_was(
+    make_app: Callable[..., Flask], app: Flask, table: Table
+) -> None:
+    """However much of it a new server reads, and the write that changes no value it commits
+    to ready its connection (SQLite), the warm-up leaves every game, event and snapshot as
+    it found them."""
+    from webapp.serve.warm import warm
+    from webapp.store.schema import Base
+
+    _played(app, table)
+    Table(app, table.client).create("Di", "Ed")
+
+    def rows() -> dict[str, list[tuple[object, ...]]]:
+        engine = app.extensions["allfives_store"].engine
+        with engine.connect() as db:
+            return {
+                name: sorted(map(tuple, db.execute(each.select())), key=repr)
+                for name, each in Base.metadata.tables.items()
+            }
+
+    before = rows()
+    restarted = make_app()
+    warm(restarted)
+    restarted.extensions["allfives_store"].close()
+    assert rows() == before
+
+
 def test_the_games_read_before_serving_are_bounded_by_their_setting(
     make_app: Callable[..., Flask], app: Flask, table: Table, monkeypatch: pytest.MonkeyPatch
 ) -> None:
