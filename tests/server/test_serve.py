@@ -149,9 +149,8 @@ def test_a_game_played_just_before_a_restart_is_in_the_new_servers_cache(
 def test_the_warm_up_leaves_every_row_of_the_real_database_as_it_was(
     make_app: Callable[..., Flask], app: Flask, table: Table
 ) -> None:
-    """However much of it a new server reads, and the write that changes no value it commits
-    to ready its connection (SQLite), the warm-up leaves every game, event and snapshot as
-    it found them."""
+    """However much of the real database a new server reads before it serves, it leaves every
+    game, event and snapshot as it found them."""
     from webapp.serve.warm import warm
     from webapp.store.schema import Base
 

@@ -14,10 +14,8 @@ Then the real games changed in the last hour, the most recent first (``ALLFIVES_
 on: a server that starts again mid-evening serves the tables at play their next play as fast
 as any later one, not after reading and replaying their game and drawing its screen anew. It
 writes no action (a game read for the first time since its hand began may have the hand's
-snapshot written, as its first request would; with SQLite, the writer's connection commits
-one write that changes no value, its first commit being the costliest); it stops at half the
-cache's budget and half a second after it starts looking, and a game it cannot read is left
-for its first request.
+snapshot written, as its first request would); it stops at half the cache's budget and half a
+second after it starts looking, and a game it cannot read is left for its first request.
 """
 
 from __future__ import annotations

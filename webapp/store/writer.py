@@ -237,10 +237,6 @@ class GroupCommit:
                 cursor.raw.executemany(driver.snapshot.sql, marks)
 
 
-#: A write that changes no value: the first game's revision, set to itself (none: no write).
-UNCHANGED = "UPDATE games SET seq = seq WHERE rowid = (SELECT min(rowid) FROM games)"
-
-
 class Writer:
     """Every transaction that changes a game, on the writers' engine: with SQLite, each takes
     its turn in the writers' queue (across processes), and plays are committed in groups."""
@@ -333,14 +329,10 @@ class Writer:
                 raise
 
     def ready(self) -> None:
-        """Take the writers' turn once, and make the connection kept from turn to turn; with
-        SQLite, commit on it once a write that changes no value (a game's revision set to
-        itself): a connection's first commit costs about 0.7 ms more than the next ones (the
-        write-ahead log and its index made ready), which the first play after a start paid."""
-        if self.queue is None:
-            return
-        with self.transaction() as cursor:
-            cursor.raw.execute(UNCHANGED)
+        """Take the writers' turn once, and make the connection kept from turn to turn."""
+        with self.turn():
+            if self.queue is not None and self._held is None:
+                self._held = self.driver.engine.raw_connection()
 
     def turn(self) -> AbstractContextManager[None]:
         """Wait for this writer's turn (SQLite); other databases queue writers on row locks."""
