@@ -73,7 +73,7 @@ def warm(app: Flask, threads: int = 8) -> list[int]:
             scratch.close()
             with contextlib.suppress(Exception):  # (else each is made at its first use)
                 real.ready(threads)
-            warm_games(app, int(app.config.get("WARM_GAMES", 100)))
+            warm_games(app, app.config["WARM_GAMES"])  # (its setting checked at start)
 
 
 def _client(app: Flask) -> FlaskClient:
